@@ -1,0 +1,74 @@
+"""Serving a WSGI app with cheroot: one log line per request, clean stop."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from cheroot import wsgi
+
+LOG = logging.getLogger('pecan_microversions.demo')
+
+
+class _AccessLog:
+    """WSGI middleware that logs one line per request when it completes."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any],
+                 start_response: Callable[..., Any]) -> Iterable[bytes]:
+        started = time.perf_counter()
+        seen: dict[str, str] = {}
+
+        def recording_start_response(status: str, headers: list[tuple[str, str]],
+                                     exc_info: Any = None) -> Any:
+            seen['status'] = status.split(' ', 1)[0]
+            for name, value in headers:
+                if name.lower() == 'openstack-api-version':
+                    seen['version'] = value
+            return start_response(status, headers, exc_info)
+
+        try:
+            return list(self.app(environ, recording_start_response))
+        finally:
+            path = environ.get('PATH_INFO', '')
+            if environ.get('QUERY_STRING'):
+                path += '?' + environ['QUERY_STRING']
+            LOG.info('%s "%s %s" %s [%s] %.1fms',
+                     environ.get('REMOTE_ADDR', '-'),
+                     environ.get('REQUEST_METHOD'), path,
+                     seen.get('status', '-'), seen.get('version', '-'),
+                     (time.perf_counter() - started) * 1000)
+
+
+def make_server(app: Callable[..., Any], host: str, port: int,
+                threads: int = 16, access_log: bool = True
+                ) -> wsgi.Server:
+    """A multi-threaded cheroot server for ``app``, not yet started."""
+    return wsgi.Server((host, port), _AccessLog(app) if access_log else app,
+                       numthreads=threads, server_name='fleet-demo')
+
+
+def serve(app: Callable[..., Any], host: str, port: int,
+          ready: threading.Event | None = None) -> None:
+    """Serve until SIGINT or SIGTERM, then stop cleanly."""
+    server = make_server(app, host, port)
+
+    def stop(signum: int, frame: Any) -> None:
+        LOG.info('Signal %d received; stopping.', signum)
+        threading.Thread(target=server.stop, daemon=True).start()
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    server.prepare()
+    bound = server.bind_addr
+    LOG.info('fleet demo listening on http://%s:%d/', bound[0], bound[1])
+    if ready is not None:
+        ready.set()
+    server.serve()
+    LOG.info('Stopped.')

@@ -1,0 +1,139 @@
+"""Client errors in the API Working Group's JSON errors format.
+
+Every error the library produces is an :class:`APIError`.  It is a WebOb HTTP
+exception, so Pecan turns it into a response wherever it is raised, and it
+carries a numeric ``code`` so that WSME's ``wsexpose`` keeps its status.  The
+:class:`~pecan_microversions.hook.MicroversionHook` then writes the body,
+whatever the request's ``Accept`` header says::
+
+    {"errors": [{"status": 406, "code": "microversion.not_acceptable",
+                 "title": "Not Acceptable", "detail": "...",
+                 "request_id": "req-...", "min_version": "1.0",
+                 "max_version": "1.8"}]}
+
+``request_id`` appears when a middleware (oslo.middleware's ``RequestId``)
+put ``openstack.request_id`` in the WSGI environ.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Mapping
+from typing import Any, Optional
+
+import pecan
+import webob
+import webob.exc
+
+__all__ = ['APIError', 'ERROR_CONTENT_TYPE']
+
+ERROR_CONTENT_TYPE = 'application/json'
+_ERROR_KEY = 'pecan_microversions.error'
+_REQUEST_ID_KEY = 'openstack.request_id'
+_INTERNAL_ERROR = ('The server could not complete the request; the error '
+                   'is logged.')
+
+
+class APIError(webob.exc.WSGIHTTPException):
+    """A client-facing error rendered in the API-WG JSON errors format.
+
+    :param detail: a sentence for the client that names the problem.
+    :param status: the HTTP status, 4xx or 5xx.
+    :param error_code: the API-WG ``code``, a dotted machine-readable name.
+    :param headers: extra response headers, such as ``Allow``.
+    :param members: extra members of the error object (for version errors,
+        ``min_version`` and ``max_version``).
+    """
+
+    def __init__(self, detail: str, *, status: int = 400,
+                 error_code: str = 'microversion.bad_request',
+                 headers: Optional[Mapping[str, str]] = None,
+                 **members: Any) -> None:
+        title = http.client.responses.get(status)
+        if title is None or status < 400:
+            raise ValueError(f'{status} is not an HTTP error status.')
+        self.code = status
+        self.title = title
+        super().__init__(detail=detail,
+                         headers=list(headers.items()) if headers else None)
+        self.error_code = error_code
+        self.members = members
+        _remember(self)
+
+    def to_dict(self, request_id: Optional[str] = None) -> dict[str, Any]:
+        """The error object: ``status``, ``code``, ``title``, ``detail``, ..."""
+        error: dict[str, Any] = {
+            'status': self.code,
+            'code': self.error_code,
+            'title': self.title,
+            'detail': self.detail,
+        }
+        if request_id:
+            error['request_id'] = request_id
+        error.update(self.members)
+        return error
+
+    def to_response(self, environ: Mapping[str, Any]) -> webob.Response:
+        """A fresh JSON response for this error, with its extra headers."""
+        body = {'errors': [self.to_dict(environ.get(_REQUEST_ID_KEY))]}
+        response = webob.Response(
+            status=self.status, content_type=ERROR_CONTENT_TYPE,
+            charset='UTF-8', body=json.dumps(body).encode('utf-8'))
+        for name, value in self.headers.items():
+            if name.lower() not in ('content-type', 'content-length'):
+                response.headers.add(name, value)
+        return response
+
+
+def _remember(error: APIError) -> None:
+    """Note the error on the current request, for WSME's code path.
+
+    ``wsexpose`` catches exceptions and writes its own fault body; the hook
+    finds the error here and writes the JSON errors body instead.
+    """
+    try:
+        pecan.request.environ[_ERROR_KEY] = error
+    except AttributeError:  # outside a request, or use_context_locals=False
+        pass
+
+
+def _from_wsme_fault(response: webob.Response) -> Optional[APIError]:
+    """Our error for a WSME fault body (``faultcode``/``faultstring``).
+
+    ``wsexpose`` answers invalid input and unexpected exceptions in its own
+    format; services using this library answer every error in one format.
+    A server-side fault's text is logged by WSME and not shown to clients.
+    """
+    if response.content_type != 'application/json':
+        return None
+    try:
+        fault = json.loads(response.body)
+    except ValueError:
+        return None
+    if not isinstance(fault, dict) or 'faultstring' not in fault:
+        return None
+    status = response.status_int
+    if status >= 500:
+        detail = _INTERNAL_ERROR
+    else:
+        detail = str(fault['faultstring'])
+    return APIError(detail, status=status, error_code=_http_code(status))
+
+
+def _http_code(status: int) -> str:
+    slug = http.client.responses[status].lower()
+    return 'http.' + slug.replace(' ', '_').replace('-', '_')
+
+
+def _from_http_exception(exc: webob.exc.HTTPException) -> APIError:
+    """Wrap one of Pecan's or WebOb's HTTP errors (404, 405, ...) as ours."""
+    response: webob.Response = exc  # type: ignore[assignment]
+    status = response.status_int
+    detail = getattr(exc, 'detail', None) or getattr(
+        exc, 'explanation', '') or http.client.responses.get(status, '')
+    extra = {name: value for name, value in response.headers.items()
+             if name.lower() in ('allow', 'location', 'retry-after',
+                                 'www-authenticate')}
+    return APIError(str(detail), status=status, error_code=_http_code(status),
+                    headers=extra)

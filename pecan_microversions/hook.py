@@ -1,0 +1,174 @@
+"""The Pecan hook: a version on every request, version headers on every response.
+
+Register it in the application's configuration::
+
+    app = {
+        'root': 'myservice.api.controllers.root.RootController',
+        'hooks': lambda: [MicroversionHook(myservice.api.versions.REGISTRY,
+                                           conf=CONF)],
+    }
+
+or pass ``hooks=[MicroversionHook(...)]`` to ``pecan.make_app``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Optional
+
+import webob.exc
+from oslo_config import cfg
+from pecan.hooks import PecanHook
+
+from pecan_microversions.config import (
+    DEFAULT_GROUP,
+    read_limits,
+    register_opts,
+)
+from pecan_microversions.errors import (
+    _ERROR_KEY,
+    _INTERNAL_ERROR,
+    APIError,
+    _from_http_exception,
+    _from_wsme_fault,
+)
+from pecan_microversions.negotiation import (
+    ConfigurationError,
+    VersionLimits,
+    requested_version_text,
+    resolve,
+)
+from pecan_microversions.registry import STANDARD_HEADER, VersionRegistry
+from pecan_microversions.request import _LEGACY_KEY, _LIMITS_KEY
+
+__all__ = ['MicroversionHook']
+
+LOG = logging.getLogger(__name__)
+_MIN_HEADER = 'OpenStack-API-Minimum-Version'
+_MAX_HEADER = 'OpenStack-API-Maximum-Version'
+
+
+class MicroversionHook(PecanHook):
+    """Negotiates each request's microversion and labels each response.
+
+    Before routing it reads ``OpenStack-API-Version`` (then the registry's
+    legacy headers), sets ``pecan.request.api_version``, and answers 400 for
+    a malformed version or 406 for one outside the accepted range.  After
+    every response, errors included, it sets ``OpenStack-API-Version``, the
+    minimum and maximum headers, and appends ``OpenStack-API-Version`` to
+    ``Vary``.  Error responses get the JSON errors body (see
+    :mod:`pecan_microversions.errors`).
+
+    :param registry: the service's :class:`VersionRegistry`.
+    :param conf: an oslo.config ``ConfigOpts`` holding the operator options
+        (registered here if the application did not); ``None`` serves the
+        registry's full range.
+    :param group: the option group.
+    :raises ~pecan_microversions.negotiation.ConfigurationError: the
+        configured versions do not fit the registry.
+    """
+
+    priority = 10  # on_route early, after (which runs in reverse) late
+
+    def __init__(self, registry: VersionRegistry,
+                 conf: Optional[cfg.ConfigOpts] = None,
+                 group: str = DEFAULT_GROUP) -> None:
+        self.registry = registry
+        self._conf = conf
+        self._group = group
+        if conf is not None:
+            register_opts(conf, group)
+        self._limits = read_limits(registry, conf, group)
+        self._lock = threading.Lock()
+        if conf is not None:
+            conf.register_mutate_hook(self._reload)
+        self._legacy_keys = tuple(
+            (name, 'HTTP_' + name.upper().replace('-', '_'))
+            for name in registry.legacy_headers)
+        service = registry.service_type
+        self._standard_values = {v: f'{service} {v}'
+                                 for v in registry.versions}
+        self._plain_values = {v: str(v) for v in registry.versions}
+
+    @property
+    def limits(self) -> VersionLimits:
+        """The range accepted now, after the operator's floor and cap."""
+        return self._limits
+
+    def _reload(self, conf: cfg.ConfigOpts, fresh: Any) -> None:
+        """Mutate hook: re-read the floor and cap after a config reload."""
+        with self._lock:
+            try:
+                limits = read_limits(self.registry, conf, self._group)
+            except ConfigurationError as exc:
+                LOG.error('Keeping API versions %s to %s: the reloaded '
+                          'configuration is invalid: %s', self._limits.minimum,
+                          self._limits.maximum, exc)
+                return
+            self._limits = limits  # one assignment: requests see old or new
+        LOG.info('API versions now %s to %s (default %s).', limits.minimum,
+                 limits.maximum, limits.default)
+
+    def on_route(self, state: Any) -> None:
+        request = state.request
+        environ = request.environ
+        limits = self._limits
+        environ[_LIMITS_KEY] = limits
+        text, legacy = requested_version_text(environ, self.registry,
+                                              self._legacy_keys)
+        if legacy is not None:
+            environ[_LEGACY_KEY] = legacy
+        request.api_version = resolve(text, limits, self.registry)
+
+    def on_error(self, state: Any, e: BaseException) -> Optional[APIError]:
+        if isinstance(e, APIError):
+            return None  # Pecan made it the response; after() renders it
+        if isinstance(e, webob.exc.HTTPException):
+            if getattr(e, 'code', 0) >= 400:
+                return _from_http_exception(e)
+            return None
+        LOG.exception('Unexpected error serving %s %s',
+                      state.request.method, state.request.path)
+        return APIError(_INTERNAL_ERROR, status=500,
+                        error_code='http.internal_server_error')
+
+    def after(self, state: Any) -> None:
+        request = state.request
+        environ = request.environ
+        response = state.response
+        error = environ.get(_ERROR_KEY)
+        if error is None and isinstance(response, APIError):
+            error = response
+        status = response.status_int
+        if error is None and status >= 400:
+            error = _from_wsme_fault(response)
+        if error is not None and status == error.code:
+            response = state.response = error.to_response(environ)
+        limits = environ.get(_LIMITS_KEY) or self._limits
+        version = getattr(request, 'api_version', None) or limits.default
+        headers = response.headers
+        headers[STANDARD_HEADER] = (self._standard_values.get(version)
+                                    or f'{self.registry.service_type} {version}')
+        # The range this request was judged by, even if a reload came since.
+        headers[_MIN_HEADER] = str(limits.minimum)
+        headers[_MAX_HEADER] = str(limits.maximum)
+        vary = [STANDARD_HEADER]
+        legacy = environ.get(_LEGACY_KEY)
+        if legacy is not None:
+            headers[legacy] = self._plain_values.get(version) or str(version)
+            vary.append(legacy)
+        _append_vary(headers, vary)
+
+
+def _append_vary(headers: Any, names: list[str]) -> None:
+    current = headers.get('Vary')
+    if not current:
+        headers['Vary'] = ', '.join(names)
+        return
+    present = {token.strip().lower() for token in current.split(',')}
+    if '*' in present:
+        return
+    missing = [n for n in names if n.lower() not in present]
+    if missing:
+        headers['Vary'] = ', '.join([current] + missing)
