@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from pecan_microversions.deprecation import (
+    _REGISTRY_KEY,
+    discovery_entries,
+    fully_deprecated,
+)
 from pecan_microversions.request import _current, get_limits
 
 __all__ = ['root_document', 'version_document', 'version_object']
@@ -25,12 +30,17 @@ def version_object(request: Optional[Any] = None, *, id: str = 'v1',
     :param id: the major version's id, also its URL path segment.
     :param path: the path of the versioned endpoint below the application
         URL; ``"<id>/"`` by default.
+
+    When the registry deprecates versions in the accepted range, the object
+    also lists them under ``deprecated_versions`` (``min_version``,
+    ``max_version``, ``deprecation``, ``sunset``, ``links``); a ``CURRENT``
+    status becomes ``DEPRECATED`` once every accepted version is deprecated.
     """
     request = _current(request)
     limits = get_limits(request)
     href = request.application_url.rstrip('/') + '/' + (
         f'{id}/' if path is None else path.lstrip('/'))
-    return {
+    document: dict[str, Any] = {
         'id': id,
         'status': status,
         'min_version': str(limits.minimum),
@@ -38,6 +48,15 @@ def version_object(request: Optional[Any] = None, *, id: str = 'v1',
         'version': str(limits.maximum),
         'links': [{'rel': 'self', 'href': href}],
     }
+    registry = request.environ.get(_REGISTRY_KEY)
+    deprecations = getattr(registry, 'deprecations', ())
+    if deprecations:
+        entries = discovery_entries(deprecations, limits)
+        if entries:
+            document['deprecated_versions'] = entries
+        if status == 'CURRENT' and fully_deprecated(registry, limits):
+            document['status'] = 'DEPRECATED'
+    return document
 
 
 def root_document(request: Optional[Any] = None, *, id: str = 'v1',

@@ -26,6 +26,10 @@ from pecan_microversions.config import (
     read_limits,
     register_opts,
 )
+from pecan_microversions.deprecation import (
+    _REGISTRY_KEY,
+    deprecation_headers,
+)
 from pecan_microversions.errors import (
     _ERROR_KEY,
     _INTERNAL_ERROR,
@@ -90,6 +94,8 @@ class MicroversionHook(PecanHook):
         self._standard_values = {v: f'{service} {v}'
                                  for v in registry.versions}
         self._plain_values = {v: str(v) for v in registry.versions}
+        # Deprecation, Sunset and Link values per deprecated version.
+        self._deprecation_headers = deprecation_headers(registry)
 
     @property
     def limits(self) -> VersionLimits:
@@ -115,6 +121,7 @@ class MicroversionHook(PecanHook):
         environ = request.environ
         limits = self._limits
         environ[_LIMITS_KEY] = limits
+        environ[_REGISTRY_KEY] = self.registry  # for discovery
         text, legacy = requested_version_text(environ, self.registry,
                                               self._legacy_keys)
         if legacy is not None:
@@ -150,6 +157,9 @@ class MicroversionHook(PecanHook):
         headers = response.headers
         headers[STANDARD_HEADER] = (self._standard_values.get(version)
                                     or f'{self.registry.service_type} {version}')
+        deprecated = self._deprecation_headers.get(version)
+        if deprecated is not None:
+            response.headerlist.extend(deprecated)
         # The range this request was judged by, even if a reload came since.
         headers[_MIN_HEADER] = str(limits.minimum)
         headers[_MAX_HEADER] = str(limits.maximum)

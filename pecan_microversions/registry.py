@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from pecan_microversions.version import InvalidVersion, Version, as_version
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pecan_microversions.deprecation import Deprecation
 
 __all__ = [
     'Declaration',
@@ -100,6 +103,9 @@ class VersionRegistry:
     :param legacy_headers: older single-service headers, such as
         ``X-OpenStack-Ironic-API-Version``, read when the standard header does
         not name this service.
+    :param deprecations: :class:`~pecan_microversions.deprecation.Deprecation`
+        ranges; responses at those versions carry ``Deprecation``, ``Sunset``
+        and ``Link`` headers.
     :raises RegistryError: a precise subclass when the declaration is wrong.
     """
 
@@ -107,7 +113,8 @@ class VersionRegistry:
                  history: Iterable[tuple[str | Version, str]],
                  *, min_version: str | Version | None = None,
                  default_version: str | Version | None = None,
-                 legacy_headers: Sequence[str] = ()) -> None:
+                 legacy_headers: Sequence[str] = (),
+                 deprecations: Iterable[Deprecation] = ()) -> None:
         if not isinstance(service_type, str) or not _SERVICE_TYPE.fullmatch(
                 service_type):
             raise InvalidDeclarationError(
@@ -131,6 +138,11 @@ class VersionRegistry:
         self.legacy_headers = tuple(_check_legacy_header(h)
                                     for h in legacy_headers)
         self._declarations: list[Declaration] = []
+        # Imported here: the deprecation module builds on this one.
+        from pecan_microversions.deprecation import resolve_deprecations
+        #: The deprecated ranges, oldest first, with :class:`Version` bounds.
+        self.deprecations: tuple[Deprecation, ...] = resolve_deprecations(
+            self, deprecations)
 
     def __repr__(self) -> str:
         return (f'<VersionRegistry {self.service_type} '
