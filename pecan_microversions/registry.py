@@ -103,6 +103,11 @@ class VersionRegistry:
     :param legacy_headers: older single-service headers, such as
         ``X-OpenStack-Ironic-API-Version``, read when the standard header does
         not name this service.
+    :param unavailable_status: the status answering a request that uses a
+        field, query parameter or value outside its version range: 400, or
+        406 for services that keep Ironic's or Watcher's behaviour.
+    :param unknown_query_params: ``'reject'`` (400) or ``'ignore'`` query
+        parameters that a method neither declares nor takes.
     :param deprecations: :class:`~pecan_microversions.deprecation.Deprecation`
         ranges; responses at those versions carry ``Deprecation``, ``Sunset``
         and ``Link`` headers.
@@ -114,6 +119,8 @@ class VersionRegistry:
                  *, min_version: str | Version | None = None,
                  default_version: str | Version | None = None,
                  legacy_headers: Sequence[str] = (),
+                 unavailable_status: int = 400,
+                 unknown_query_params: str = 'reject',
                  deprecations: Iterable[Deprecation] = ()) -> None:
         if not isinstance(service_type, str) or not _SERVICE_TYPE.fullmatch(
                 service_type):
@@ -137,6 +144,16 @@ class VersionRegistry:
                 f'min_version {self.min_version}.')
         self.legacy_headers = tuple(_check_legacy_header(h)
                                     for h in legacy_headers)
+        if unavailable_status not in (400, 406):
+            raise InvalidDeclarationError(
+                f'unavailable_status must be 400 or 406, not '
+                f'{unavailable_status!r}.')
+        if unknown_query_params not in ('reject', 'ignore'):
+            raise InvalidDeclarationError(
+                "unknown_query_params must be 'reject' or 'ignore', not "
+                f'{unknown_query_params!r}.')
+        self.unavailable_status = unavailable_status
+        self.unknown_query_params = unknown_query_params
         self._declarations: list[Declaration] = []
         # Imported here: the deprecation module builds on this one.
         from pecan_microversions.deprecation import resolve_deprecations

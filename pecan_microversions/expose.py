@@ -1,0 +1,106 @@
+"""``versioned_wsexpose``: ``wsexpose`` that applies the field declarations.
+
+::
+
+    @versioned_wsexpose(Node, wtypes.text, body=Node, status_code=201)
+    def post(self, node): ...
+
+    @versioned_wsexpose(Node, wtypes.text, body=[JsonPatchOperation],
+                        patch_of=Node)
+    def patch(self, uuid, patch): ...
+
+Before WSME reads the arguments, the JSON body is checked against the
+request's version (:func:`~pecan_microversions.validation.check_body`, or
+:func:`~pecan_microversions.validation.check_patch` with ``patch_of``);
+after the method returns, the result is filtered
+(:func:`~pecan_microversions.filtering.filter_response`).  Renamed
+attributes of the body object carry the client's value under every name.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+from collections.abc import Callable
+from typing import Any, Optional
+
+import pecan
+import wsme.api
+from wsme import types as wtypes
+from wsmeext.pecan import wsexpose
+
+from pecan_microversions.filtering import _fill_renames, _walk
+from pecan_microversions.request import get_version
+from pecan_microversions.validation import _check, _resolve, check_patch
+from pecan_microversions.version import Version
+
+__all__ = ['versioned_wsexpose']
+
+_JSON_TYPES = frozenset(['application/json', 'text/javascript',
+                         'application/javascript'])
+_BODY_METHODS = frozenset(['POST', 'PUT', 'PATCH'])
+
+
+def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
+                       patch_of: Optional[Any] = None,
+                       **options: Any) -> Callable[[Callable[..., Any]],
+                                                   Callable[..., Any]]:
+    """``wsmeext.pecan.wsexpose`` plus version checks and response filtering.
+
+    Takes ``wsexpose``'s arguments, and:
+
+    :param patch_of: the resource type a JSON-patch body changes; its
+        operations are checked with
+        :func:`~pecan_microversions.validation.check_patch`.
+    """
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(func)
+        def inner(*args: Any, **kwargs: Any) -> Any:
+            for value in kwargs.values():
+                _fill_renames(value)
+            for value in args:
+                _fill_renames(value)
+            return func(*args, **kwargs)
+
+        inner.__signature__ = inspect.signature(func)  # type: ignore
+        exposed = wsexpose(return_type, *arg_types, **options)(inner)
+        # wsexpose read the signature; Pecan's RestController must keep
+        # seeing (self, *args, **kwargs), as for a plain wsexpose method.
+        exposed.__dict__.pop('__signature__', None)
+        definition = wsme.api.FunctionDefinition.get(inner)
+        target = None if patch_of is None else _resolve(patch_of)
+
+        @functools.wraps(exposed)
+        def outer(*args: Any, **kwargs: Any) -> Any:
+            version = get_version()
+            _check_request(definition, target, version)
+            result = exposed(*args, **kwargs)
+            if isinstance(result, dict) and 'datatype' in result:
+                _walk(result.get('result'), version)
+            return result
+
+        return outer
+
+    return decorate
+
+
+def _check_request(definition: Any, patch_of: Any, version: Version) -> None:
+    request = pecan.request
+    if (request.method not in _BODY_METHODS or not request.body
+            or request.content_type not in _JSON_TYPES):
+        return  # WSME refuses what it cannot read
+    try:
+        data = json.loads(request.body)
+    except ValueError:
+        return  # WSME answers 400 "not in valid JSON format"
+    if patch_of is not None:
+        check_patch(patch_of, data, version)
+    elif definition.body_type is not None:
+        _check(definition.body_type, data, version, '')
+    elif isinstance(data, dict):
+        for argument in definition.arguments:
+            if argument.name in data and not isinstance(argument.datatype,
+                                                        wtypes.UserType):
+                _check(argument.datatype, data[argument.name], version,
+                       argument.name)

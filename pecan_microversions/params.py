@@ -1,0 +1,170 @@
+"""Declaring query parameters, and their allowed values, by microversion.
+
+::
+
+    class NodesController(rest.RestController):
+
+        @query_params(REGISTRY, 'GET /v1/nodes',
+                      driver=param(introduced='1.2', last='1.5'),
+                      sort_key=param(values={'name': None, 'owner': '1.4'}))
+        @wsexpose(NodeCollection, wtypes.text, wtypes.text, int)
+        def get_all(self, driver=None, sort_key='name', limit=None):
+            ...
+
+Before the method runs, each query parameter is checked against the
+request's version: one outside its range, or a value outside its range,
+gets the registry's ``unavailable_status``; a parameter that is neither
+declared nor an argument of the method gets 400, or is ignored when the
+registry says ``unknown_query_params='ignore'``.  ``query_params`` goes
+above the expose decorator (it refuses otherwise), so it runs before WSME
+reads the arguments.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Optional, TypeVar
+
+import pecan
+import wsme.api
+
+from pecan_microversions.errors import APIError
+from pecan_microversions.fields import (
+    ValueRange,
+    VersionLike,
+    _value_rule,
+    _ValueRule,
+)
+from pecan_microversions.registry import InvalidDeclarationError, VersionRegistry
+from pecan_microversions.request import get_version
+from pecan_microversions.validation import _range_text
+from pecan_microversions.version import Version
+
+__all__ = ['QueryParam', 'param', 'query_params']
+
+_F = TypeVar('_F', bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class QueryParam:
+    """A query parameter's declared range and allowed values (see
+    :func:`param`)."""
+
+    introduced: Optional[VersionLike] = None
+    last: Optional[VersionLike] = None
+    values: Optional[Mapping[str, ValueRange]] = None
+
+
+def param(introduced: Optional[VersionLike] = None,
+          last: Optional[VersionLike] = None, *,
+          values: Optional[Mapping[str, ValueRange]] = None) -> QueryParam:
+    """A query parameter that exists from ``introduced`` to ``last``.
+
+    :param values: for a non-free-form parameter, every allowed value and its
+        range: ``None`` (always), ``'X.Y'`` (introduced) or
+        ``(introduced, last)``.  Other values get 400.
+    """
+    return QueryParam(introduced, last, values)
+
+
+class _ParamRules:
+    """The declared parameters of one method, precomputed per version."""
+
+    def __init__(self, registry: VersionRegistry, owner: str,
+                 params: Mapping[str, QueryParam]) -> None:
+        self.registry = registry
+        self.owner = owner
+        self.ranges: dict[str, tuple[Optional[Version], Optional[Version]]] = {}
+        self.values: dict[str, _ValueRule] = {}
+        for name, spec in params.items():
+            if not isinstance(spec, QueryParam):
+                raise InvalidDeclarationError(
+                    f'query_params({owner!r}): {name}= must be a param(...), '
+                    f'not {spec!r}.')
+            declaration = registry.declare('query_parameter', owner, name,
+                                           spec.introduced, spec.last)
+            self.ranges[name] = (declaration.introduced, declaration.last)
+            if spec.values is not None:
+                self.values[name] = _value_rule(
+                    registry, 'query_parameter_value', owner, name, None,
+                    spec.values)
+        self.available = {
+            v: frozenset(n for n, r in self.ranges.items() if v.matches(*r))
+            for v in registry.versions}
+
+    def check(self, query: Any, known: frozenset[str],
+              version: Version) -> None:
+        available = self.available[version]
+        for name in query.keys():
+            if name in available:
+                rule = self.values.get(name)
+                if rule is not None:
+                    for value in query.getall(name):
+                        self._check_value(name, rule, value, version)
+            elif name in self.ranges:
+                raise APIError(
+                    f'Query parameter {name!r} is not available at version '
+                    f'{version}; it exists {_range_text(*self.ranges[name])}.',
+                    status=self.registry.unavailable_status,
+                    error_code='microversion.query_parameter_unavailable')
+            elif (name not in known
+                  and self.registry.unknown_query_params == 'reject'):
+                raise APIError(f'Unknown query parameter {name!r}.',
+                               error_code='microversion.unknown_query_parameter')
+
+    def _check_value(self, name: str, rule: _ValueRule, value: str,
+                     version: Version) -> None:
+        allowed = rule.allowed[version]
+        if value in allowed:
+            return
+        declared = rule.ranges.get(value)
+        if declared is not None:
+            raise APIError(
+                f'Value {value!r} of query parameter {name!r} is not '
+                f'available at version {version}; it exists '
+                f'{_range_text(*declared)}.',
+                status=self.registry.unavailable_status,
+                error_code='microversion.value_unavailable')
+        raise APIError(
+            f'Invalid value {value!r} for query parameter {name!r}; allowed '
+            f'at version {version}: {", ".join(sorted(allowed))}.',
+            error_code='microversion.invalid_value')
+
+
+def query_params(registry: VersionRegistry, owner: str,
+                 **params: QueryParam) -> Callable[[_F], _F]:
+    """Decorator: declare and enforce a method's versioned query parameters.
+
+    :param owner: names the method in the registry, e.g. ``'GET /v1/nodes'``.
+    :param params: ``name=param(...)`` for each versioned parameter; the
+        method's other arguments are parameters of every version.
+    :raises ~pecan_microversions.registry.RegistryError: at decoration, for
+        a version outside the history or an inverted range.
+    """
+    rules = _ParamRules(registry, owner, params)
+
+    def decorate(func: _F) -> _F:
+        if not getattr(func, 'exposed', False):
+            raise InvalidDeclarationError(
+                f'query_params({owner!r}) decorates {func!r}, which is not '
+                'exposed: put it above @pecan.expose or @wsexpose.')
+        if wsme.api.iswsmefunction(func):
+            definition = wsme.api.FunctionDefinition.get(func)
+            arguments = {a.name for a in definition.arguments}
+            if registry.unknown_query_params == 'ignore':
+                definition.ignore_extra_args = True
+        else:
+            arguments = set(inspect.signature(func).parameters)
+        known = frozenset(arguments | set(params)) - {'self'}
+
+        @functools.wraps(func)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            rules.check(pecan.request.GET, known, get_version())
+            return func(*args, **kwargs)
+
+        return checked  # type: ignore[return-value]
+
+    return decorate
