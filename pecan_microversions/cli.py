@@ -1,0 +1,192 @@
+"""The ``pecan-microversions`` console command.
+
+::
+
+    pecan-microversions history  myservice.api.versions:REGISTRY [--format md]
+    pecan-microversions describe myservice.api.versions:REGISTRY 1.4
+    pecan-microversions diff     myservice.api.versions:REGISTRY 1.2 1.6
+    pecan-microversions check    myservice.api.versions:REGISTRY \\
+        --releasenotes releasenotes/
+
+Declarations are made when the modules holding the fields and methods are
+imported; if the registry's module does not import them, name them with
+``--import myservice.api.controllers`` (repeatable).  Exit status: 0 on
+success, 1 when ``check`` finds problems, 2 for usage errors (a bad import
+path, an unknown version, a missing directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, Optional, TextIO
+
+from pecan_microversions import history
+from pecan_microversions.registry import RegistryError, VersionRegistry
+
+__all__ = ['LoadError', 'load_registry', 'main']
+
+
+class LoadError(Exception):
+    """A registry import path cannot be loaded; the message says why."""
+
+    def __init__(self, message: str,
+                 cause: Optional[BaseException] = None) -> None:
+        super().__init__(message)
+        self.cause = cause
+
+
+def _import(module: str, what: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except RegistryError as exc:
+        raise LoadError(f'{what} {module!r} declares an invalid registry: '
+                        f'{type(exc).__name__}: {exc}', exc) from exc
+    except ImportError as exc:
+        raise LoadError(f'Cannot import {what} {module!r}: {exc}',
+                        exc) from exc
+    except Exception as exc:  # noqa: BLE001 - any error at import is reported
+        raise LoadError(f'Importing {what} {module!r} failed: '
+                        f'{type(exc).__name__}: {exc}', exc) from exc
+
+
+def load_registry(spec: str, imports: Sequence[str] = ()) -> VersionRegistry:
+    """The :class:`VersionRegistry` at ``package.module:attribute``.
+
+    ``attribute`` may be dotted (``module:Class.REGISTRY``).  The modules in
+    ``imports`` are imported afterwards, so their declarations are recorded.
+    The current directory is searched first, as with ``python -m``.
+
+    :raises LoadError: the path is malformed, does not import, has no such
+        attribute, or names something other than a registry.
+    """
+    module_name, sep, attribute = spec.partition(':')
+    if not sep or not module_name or not attribute:
+        raise LoadError(f'Invalid registry path {spec!r}: expected '
+                        'package.module:attribute, e.g. '
+                        'myservice.api.versions:REGISTRY.')
+    if os.getcwd() not in sys.path and '' not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    target: Any = _import(module_name, 'module')
+    for part in attribute.split('.'):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise LoadError(f'Module {module_name!r} has no attribute '
+                            f'{attribute!r}.') from None
+    if not isinstance(target, VersionRegistry):
+        raise LoadError(f'{spec} is a {type(target).__name__}, not a '
+                        'VersionRegistry.')
+    for name in imports:
+        _import(name, 'module')
+    return target
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog='pecan-microversions',
+        description='Generate and check an API microversion history from its '
+                    'registry (package.module:attribute).')
+    commands = parser.add_subparsers(dest='command', metavar='COMMAND',
+                                     required=True)
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help, description=help)
+        sub.add_argument('registry', metavar='REGISTRY',
+                         help='the registry, as package.module:attribute')
+        sub.add_argument('--import', dest='imports', action='append',
+                         default=[], metavar='MODULE',
+                         help='import MODULE first, for the declarations it '
+                              'makes (repeatable)')
+        return sub
+
+    sub = command('history', 'Print the version history: each version, its '
+                             'description and what it added, removed and '
+                             'changed.')
+    sub.add_argument('--format', '-f', default='rst',
+                     choices=['rst', 'markdown', 'md', 'json'],
+                     help='output format (default: %(default)s)')
+    sub = command('describe', 'Print, as JSON, the API as it stands at a '
+                              'version: every declared field, method, query '
+                              'parameter and value.')
+    sub.add_argument('version', metavar='VERSION',
+                     help='X.Y, or latest')
+    sub = command('diff', 'Print, as JSON, what changes between two versions.')
+    sub.add_argument('first', metavar='V1', help='X.Y, or latest')
+    sub.add_argument('second', metavar='V2', help='X.Y, or latest')
+    sub = command('check', 'Check the registry; print one line per problem '
+                           'and exit 1 if there is any.')
+    sub.add_argument('--releasenotes', metavar='DIR',
+                     help='a reno releasenotes/ directory: a note must '
+                          'mention the newest version as X.Y')
+    return parser
+
+
+def _json(data: Any, out: TextIO) -> None:
+    out.write(json.dumps(data, indent=2) + '\n')
+
+
+def main(argv: Optional[Sequence[str]] = None, *,
+         stdout: Optional[TextIO] = None,
+         stderr: Optional[TextIO] = None) -> int:
+    """Run the command with ``argv`` (``sys.argv[1:]`` if omitted).
+
+    :returns: the exit status.
+    """
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help or a usage error
+        return int(exc.code or 0)
+    try:
+        registry = load_registry(args.registry, args.imports)
+    except LoadError as exc:
+        if args.command == 'check' and isinstance(exc.cause, RegistryError):
+            out.write(f'{args.registry}: {exc}\n')
+            return 1
+        err.write(f'pecan-microversions {args.command}: {exc}\n')
+        return 2
+    try:
+        if args.command == 'history':
+            fmt = 'markdown' if args.format == 'md' else args.format
+            out.write(history.render(registry, fmt, args.registry))
+        elif args.command == 'describe':
+            _json(history.describe(registry, args.version), out)
+        elif args.command == 'diff':
+            _json(history.diff(registry, args.first, args.second), out)
+        else:
+            return _check(registry, args, out, err)
+    except RegistryError as exc:  # an unknown version argument
+        err.write(f'pecan-microversions {args.command}: {exc}\n')
+        return 2
+    return 0
+
+
+def _check(registry: VersionRegistry, args: argparse.Namespace,
+           out: TextIO, err: TextIO) -> int:
+    try:
+        problems = history.check(registry, args.releasenotes)
+    except FileNotFoundError as exc:
+        err.write(f'pecan-microversions check: --releasenotes: {exc}\n')
+        return 2
+    for problem in problems:
+        out.write(f'{problem}\n')
+    count = sum(1 for _ in registry.declarations())
+    if not count:
+        err.write(f'Note: {args.registry} has no declarations; name the '
+                  'modules that declare fields and methods with --import.\n')
+    if problems:
+        return 1
+    err.write(f'{registry.service_type}: {len(registry.versions)} versions, '
+              f'{count} declarations, no problems.\n')
+    return 0
+
+
+if __name__ == '__main__':  # python -m pecan_microversions.cli
+    sys.exit(main())
