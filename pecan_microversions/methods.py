@@ -576,7 +576,8 @@ class ResourceRange:
         version = get_version(request)
         if not self.exists_at(version):
             raise APIError(
-                f'{request.path} is not available in version {version}: '
+                f'{request.method} {request.path} is not available in '
+                f'version {version}: '
                 f'{self.path} exists in versions {self.ranges()}.',
                 status=404, error_code=_RESOURCE_CODE)
 
