@@ -25,7 +25,11 @@ from wsme.rest.json import tojson
 from pecan_microversions import MicroversionHook, VersionRegistry, get_version
 from pecan_microversions.errors import APIError
 from pecan_microversions.expose import versioned_wsexpose
-from pecan_microversions.fields import versioned, versioned_resource
+from pecan_microversions.fields import (
+    versioned,
+    versioned_resource,
+    visible_fields,
+)
 from pecan_microversions.filtering import filter_response
 from pecan_microversions.params import param, query_params
 from pecan_microversions.validation import (
@@ -120,15 +124,26 @@ def build(registry):
         def post(self, node):
             uuid = f'uuid-{len(store)}'
             document = tojson(Node, node)
-            document['driver'] = node.driver  # same value, either name
+            if node.driver is not wtypes.Unset:  # same value, either name
+                document['driver'] = node.driver
             save(uuid, document)
             return load(uuid)
 
         @versioned_wsexpose(Node, wtypes.text, body=[JsonPatchOperation],
                             patch_of=Node)
         def patch(self, uuid, patch):
-            document = tojson(Node, filter_response(load(uuid)))
-            save(uuid, apply_patch(Node, document, patch))
+            version = get_version()
+            document = tojson(Node, filter_response(load(uuid), version))
+            patched = apply_patch(Node, document, patch)
+            # Write back only what this version shows: newer fields stay.
+            merged = tojson(Node, load(uuid))
+            for name in visible_fields(Node, version):
+                merged.pop(name, None)
+                if patched.get(name) is not None:
+                    merged[name] = patched[name]
+            if 'hardware_type' in visible_fields(Node, version):
+                merged.pop('driver', None)
+            save(uuid, merged)
             return load(uuid)
 
     class PlainController:
