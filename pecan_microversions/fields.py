@@ -77,6 +77,14 @@ class VersionedAttr(wtypes.wsattr):
         self.replaces = replaces
         self._hides_default = default is not wtypes.Unset
 
+    def _hide(self, instance: Any) -> None:
+        """Unset the value on ``instance`` (the filter's fast path)."""
+        holder = self._get_dataholder(instance)
+        if hasattr(holder, self.key):
+            delattr(holder, self.key)
+        if self._hides_default:
+            instance.__dict__.setdefault(_UNSET_MARKS, set()).add(self.key)
+
     def __get__(self, instance: Any, owner: Any) -> Any:
         if (instance is not None and self._hides_default
                 and self.key in instance.__dict__.get(_UNSET_MARKS, ())):
@@ -158,6 +166,7 @@ class _Binding:
         groups = _rename_groups(cls, attributes, self.ranges)
         versions = registry.versions
         self.hidden: dict[Version, tuple[str, ...]] = {}
+        self.hiders: dict[Version, tuple[Callable[[Any], None], ...]] = {}
         self.visible: dict[Version, frozenset[str]] = {}
         self.sync: dict[Version, tuple[tuple[str, tuple[str, ...]], ...]] = {}
         self.mandatory: dict[Version, tuple[str, ...]] = {}
@@ -165,6 +174,8 @@ class _Binding:
             shown = [a for a in attributes if v.matches(*self.ranges[a.name])]
             shown_keys = {a.key for a in shown}
             self.hidden[v] = tuple(a.key for a in attributes
+                                   if a.key not in shown_keys)
+            self.hiders[v] = tuple(a._hide for a in attributes
                                    if a.key not in shown_keys)
             self.visible[v] = frozenset(a.name for a in shown)
             self.mandatory[v] = tuple(

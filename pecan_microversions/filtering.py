@@ -69,6 +69,7 @@ def _plan(cls: type, version: Version) -> _Walker:
     """Build (and cache) the walker of ``cls`` at ``version``."""
     binding = _binding_of(cls)
     hide: tuple[str, ...] = ()
+    hiders: tuple[Callable[[Any], None], ...] = ()
     sync: tuple[tuple[str, tuple[str, ...]], ...] = ()
     if binding is not None:
         if version not in binding.hidden:
@@ -77,16 +78,17 @@ def _plan(cls: type, version: Version) -> _Walker:
                 f'{binding.registry.service_type} registry that '
                 f'{cls.__qualname__} is bound to.')
         hide, sync = binding.hidden[version], binding.sync[version]
+        hiders = binding.hiders[version]
     nested = tuple(a.key for a in wtypes.list_attributes(cls)
                    if a.key not in hide and _may_contain(a.datatype))
     walker: _Walker = None
     if hide or sync or nested:
-        walker = _make_walker(hide, sync, nested, version)
+        walker = _make_walker(hiders, sync, nested, version)
     _plans[(cls, version)] = walker
     return walker
 
 
-def _make_walker(hide: tuple[str, ...],
+def _make_walker(hiders: tuple[Callable[[Any], None], ...],
                  sync: tuple[tuple[str, tuple[str, ...]], ...],
                  nested: tuple[str, ...], version: Version
                  ) -> Callable[[Any], None]:
@@ -98,8 +100,8 @@ def _make_walker(hide: tuple[str, ...],
                     if value is not _Unset:
                         setattr(obj, shown, value)
                         break
-        for key in hide:
-            setattr(obj, key, _Unset)
+        for hide in hiders:
+            hide(obj)
         for key in nested:
             value = getattr(obj, key)
             if value is not _Unset and value is not None:
