@@ -1,0 +1,73 @@
+"""A Sphinx extension: the version history, rendered from the registry.
+
+In ``conf.py``::
+
+    extensions = ['pecan_microversions.sphinxext']
+
+and in a page::
+
+    .. microversion-history:: myservice.api.versions:REGISTRY
+       :import: myservice.api.controllers
+
+The directive parses exactly the reStructuredText that
+``pecan-microversions history`` prints for the same arguments, so the page
+cannot drift from the code.  ``:import:`` takes modules, separated by spaces,
+to import for their declarations.  A registry that does not load is a build
+warning (an error under ``sphinx-build -W``).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
+
+from pecan_microversions.cli import LoadError, load_registry
+from pecan_microversions.history import render_rst
+
+__all__ = ['MicroversionHistoryDirective', 'history_rst', 'setup']
+
+
+def history_rst(spec: str, imports: list[str] | tuple[str, ...] = ()) -> str:
+    """The reStructuredText the directive parses (the CLI's ``history``).
+
+    :raises ~pecan_microversions.cli.LoadError: the registry does not load.
+    """
+    return render_rst(load_registry(spec, imports), spec)
+
+
+class MicroversionHistoryDirective(SphinxDirective):
+    """``.. microversion-history:: package.module:attribute``."""
+
+    required_arguments = 1
+    has_content = False
+    option_spec = {'import': directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        spec = self.arguments[0]
+        imports = (self.options.get('import') or '').split()
+        try:
+            text = history_rst(spec, imports)
+        except LoadError as exc:
+            raise self.error(f'microversion-history: {exc}') from None
+        for name in [spec.partition(':')[0], *imports]:
+            path = getattr(sys.modules.get(name), '__file__', None)
+            if path:
+                self.env.note_dependency(path)
+        container = nodes.section()
+        container.document = self.state.document
+        content = StringList(text.splitlines(),
+                             source=f'<microversion-history {spec}>')
+        nested_parse_with_titles(self.state, content, container)
+        return list(container.children)
+
+
+def setup(app: Any) -> dict[str, Any]:
+    """Register the ``microversion-history`` directive."""
+    app.add_directive('microversion-history', MicroversionHistoryDirective)
+    return {'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -1,0 +1,254 @@
+"""Test helpers: run a test at every version, and a ready-made field contract.
+
+Run a test once per version of a range, with a decorator::
+
+    from pecan_microversions.testing import parametrize_versions, version_headers
+
+    @parametrize_versions(REGISTRY, '1.2')          # 1.2 to the newest
+    def test_list(app, api_version):
+        app.get('/v1/nodes', headers=version_headers(REGISTRY, api_version))
+
+or, after ``pytest_plugins = ['pecan_microversions.testing']`` in the root
+``conftest.py``, with a marker::
+
+    @pytest.mark.microversions(REGISTRY, '1.0', '1.5')
+    def test_list(app, api_version): ...
+
+and drop the field contract into a suite::
+
+    test_fields_follow_history = field_contract_test(REGISTRY, [
+        Sample('/v1/nodes', 'Node', collection='nodes'),
+        Sample('/v1/nodes/<uuid>', 'Node'),
+    ])
+
+It requests each sample at every version of the history (through the
+``app`` fixture, a :class:`webtest.TestApp`) and fails if a response object
+carries a field that the registry declares for the resource but not at that
+version: a field newer than the version, or one already removed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple, Optional, Union
+
+import pytest
+
+from pecan_microversions.registry import STANDARD_HEADER, VersionRegistry
+from pecan_microversions.version import Version
+
+__all__ = [
+    'Sample',
+    'assert_fields_follow_history',
+    'field_contract_test',
+    'field_violations',
+    'parametrize_versions',
+    'version_headers',
+    'versions_between',
+]
+
+VersionLike = Union[str, Version, tuple[int, int]]
+
+
+def versions_between(registry: VersionRegistry,
+                     first: Optional[VersionLike] = None,
+                     last: Optional[VersionLike] = None) -> list[Version]:
+    """The history's versions from ``first`` to ``last`` inclusive.
+
+    ``first`` defaults to the registry's ``min_version``, ``last`` to its
+    maximum.
+
+    :raises ~pecan_microversions.registry.UnknownVersionError: a bound is not
+        in the history.
+    """
+    low = (registry.min_version if first is None
+           else registry.known_version(first, 'first'))
+    high = (registry.max_version if last is None
+            else registry.known_version(last, 'last'))
+    return [v for v in registry.versions if v.matches(low, high)]
+
+
+def parametrize_versions(registry: VersionRegistry,
+                         first: Optional[VersionLike] = None,
+                         last: Optional[VersionLike] = None,
+                         argname: str = 'api_version') -> Any:
+    """``pytest.mark.parametrize`` of ``argname`` over :func:`versions_between`.
+
+    Test ids are the versions (``test_list[1.2]``).
+    """
+    return pytest.mark.parametrize(
+        argname, versions_between(registry, first, last), ids=str)
+
+
+def version_headers(registry: VersionRegistry,
+                    version: VersionLike) -> dict[str, str]:
+    """``{'OpenStack-API-Version': '<service type> X.Y'}`` for a request."""
+    if isinstance(version, str) and version.lower() == 'latest':
+        return {STANDARD_HEADER: f'{registry.service_type} latest'}
+    return {STANDARD_HEADER: f'{registry.service_type} '
+                             f'{registry.known_version(version)}'}
+
+
+class Sample(NamedTuple):
+    """A ``GET`` whose response holds objects of one resource.
+
+    :param path: the URL path (with query string if wanted).
+    :param resource: the resource whose fields the registry declares (the
+        ``owner`` of its ``field`` declarations).
+    :param collection: the key of the list of objects in the body, or
+        ``None`` when the body is one object.
+    :param first: the first version the URL exists at (default: all).
+    :param last: the last version the URL exists at.
+    """
+
+    path: str
+    resource: str
+    collection: Optional[str] = None
+    first: Optional[VersionLike] = None
+    last: Optional[VersionLike] = None
+
+
+def _range_text(declarations: Sequence[Any]) -> str:
+    parts = []
+    for d in declarations:
+        low = str(d.introduced) if d.introduced is not None else 'the start'
+        high = str(d.last) if d.last is not None else 'the newest'
+        parts.append(f'{low} to {high}')
+    return ' and '.join(parts)
+
+
+def field_violations(app: Any, registry: VersionRegistry,
+                     samples: Iterable[Sample], version: VersionLike, *,
+                     kind: str = 'field', strict: bool = False,
+                     complete: bool = False) -> list[str]:
+    """Every field in the samples' responses at ``version`` that should not
+    be there, one line each; an empty list means the contract holds.
+
+    :param app: a :class:`webtest.TestApp` (anything with
+        ``get(path, headers=..., expect_errors=True)`` returning a response
+        with ``status_int`` and ``json``).
+    :param kind: the declaration kind of response fields.
+    :param strict: also report fields the registry does not declare at all.
+    :param complete: also report declared fields that exist at ``version``
+        but are missing from an object.
+    """
+    at = registry.known_version(version)
+    problems = []
+    for sample in samples:
+        if not at.matches(
+                None if sample.first is None
+                else registry.known_version(sample.first),
+                None if sample.last is None
+                else registry.known_version(sample.last)):
+            continue
+        where = f'{at} GET {sample.path}'
+        response = app.get(sample.path, headers=version_headers(registry, at),
+                           expect_errors=True)
+        if response.status_int >= 300:
+            problems.append(f'{where}: answered {response.status_int}, '
+                            'not a 2xx response.')
+            continue
+        body = response.json
+        if sample.collection is None:
+            objects = [body]
+        elif not isinstance(body, dict) or not isinstance(
+                body.get(sample.collection), list):
+            problems.append(f'{where}: no list {sample.collection!r} in the '
+                            'body.')
+            continue
+        else:
+            objects = body[sample.collection]
+        declared: dict[str, list[Any]] = {}
+        for d in registry.declarations(kind, sample.resource):
+            declared.setdefault(d.name, []).append(d)
+        expected = {name for name, ds in declared.items()
+                    if any(d.exists_at(at) for d in ds)}
+        for index, obj in enumerate(objects):
+            label = where if sample.collection is None else (
+                f'{where} {sample.collection}[{index}]')
+            if not isinstance(obj, dict):
+                problems.append(f'{label}: not a JSON object.')
+                continue
+            for name in obj:
+                if name in expected:
+                    continue
+                if name in declared:
+                    problems.append(
+                        f'{label}: {sample.resource} field {name!r} appears, '
+                        'but exists only from '
+                        f'{_range_text(declared[name])}.')
+                elif strict:
+                    problems.append(f'{label}: {sample.resource} field '
+                                    f'{name!r} is not declared.')
+            if complete:
+                for name in sorted(expected - set(obj)):
+                    problems.append(f'{label}: {sample.resource} field '
+                                    f'{name!r} is missing.')
+    return problems
+
+
+def assert_fields_follow_history(app: Any, registry: VersionRegistry,
+                                 samples: Iterable[Sample],
+                                 versions: Optional[Iterable[VersionLike]] = None,
+                                 **options: Any) -> None:
+    """Fail, listing every violation, if a sample breaks the field contract
+    at one of ``versions`` (default: every served version).
+
+    ``options`` are :func:`field_violations`'s keywords.
+    """
+    samples = list(samples)
+    problems = []
+    for version in (versions_between(registry) if versions is None
+                    else versions):
+        problems += field_violations(app, registry, samples, version,
+                                     **options)
+    if problems:
+        raise AssertionError('Responses break the version history:\n'
+                             + '\n'.join(problems))
+
+
+def field_contract_test(registry: VersionRegistry, samples: Iterable[Sample],
+                        *, app_fixture: str = 'app',
+                        first: Optional[VersionLike] = None,
+                        last: Optional[VersionLike] = None,
+                        **options: Any) -> Callable[..., None]:
+    """A pytest test, parametrized over the versions, asserting the field
+    contract; assign it to a ``test_*`` name in a test module.
+
+    :param app_fixture: the name of the fixture giving the webtest app.
+    :param options: :func:`field_violations`'s keywords.
+    """
+    samples = list(samples)
+
+    @parametrize_versions(registry, first, last)
+    def test_fields_follow_history(api_version: Version,
+                                   request: Any) -> None:
+        app = request.getfixturevalue(app_fixture)
+        problems = field_violations(app, registry, samples, api_version,
+                                    **options)
+        if problems:
+            raise AssertionError(
+                f'Responses at {api_version} break the version history:\n'
+                + '\n'.join(problems))
+
+    return test_fields_follow_history
+
+
+# -- pytest plugin: pytest_plugins = ['pecan_microversions.testing'] ----------
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line(
+        'markers', 'microversions(registry, first=None, last=None): run the '
+                   'test once per version of the range, as api_version.')
+
+
+def pytest_generate_tests(metafunc: Any) -> None:
+    marker = metafunc.definition.get_closest_marker('microversions')
+    if marker is None:
+        return
+    if 'api_version' not in metafunc.fixturenames:
+        raise pytest.UsageError(
+            f'{metafunc.definition.nodeid}: the microversions marker needs '
+            'an api_version argument.')
+    metafunc.parametrize('api_version', versions_between(
+        *marker.args, **marker.kwargs), ids=str)
