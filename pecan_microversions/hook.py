@@ -51,6 +51,9 @@ __all__ = ['MicroversionHook']
 LOG = logging.getLogger(__name__)
 _MIN_HEADER = 'OpenStack-API-Minimum-Version'
 _MAX_HEADER = 'OpenStack-API-Maximum-Version'
+_ADHOC_KEY = 'webob.adhoc_attrs'  # where WebOb keeps request.<attribute>
+_OURS_AND_VARY = frozenset(name.lower() for name in (
+    STANDARD_HEADER, _MIN_HEADER, _MAX_HEADER, 'Vary'))
 
 
 class MicroversionHook(PecanHook):
@@ -117,8 +120,7 @@ class MicroversionHook(PecanHook):
                  limits.maximum, limits.default)
 
     def on_route(self, state: Any) -> None:
-        request = state.request
-        environ = request.environ
+        environ = state.request.environ
         limits = self._limits
         environ[_LIMITS_KEY] = limits
         environ[_REGISTRY_KEY] = self.registry  # for discovery
@@ -126,7 +128,13 @@ class MicroversionHook(PecanHook):
                                               self._legacy_keys)
         if legacy is not None:
             environ[_LEGACY_KEY] = legacy
-        request.api_version = resolve(text, limits, self.registry)
+        version = resolve(text, limits, self.registry)
+        # ``request.api_version = version``, as WebOb stores ad hoc request
+        # attributes, without its generic __setattr__.
+        attrs = environ.get(_ADHOC_KEY)
+        if attrs is None:
+            attrs = environ[_ADHOC_KEY] = {}
+        attrs['api_version'] = version
 
     def on_error(self, state: Any, e: BaseException) -> Optional[APIError]:
         if isinstance(e, APIError):
@@ -147,26 +155,41 @@ class MicroversionHook(PecanHook):
         error = environ.get(_ERROR_KEY)
         if error is None and isinstance(response, APIError):
             error = response
-        status = response.status_int
-        if error is None and status >= 400:
-            error = _from_wsme_fault(response)
-        if error is not None and status == error.code:
-            response = state.response = error.to_response(environ)
+        if error is not None or response.status[0] not in '123':
+            status = response.status_int
+            if error is None and status >= 400:
+                error = _from_wsme_fault(response)
+            if error is not None and status == error.code:
+                response = state.response = error.to_response(environ)
         limits = environ.get(_LIMITS_KEY) or self._limits
-        version = getattr(request, 'api_version', None) or limits.default
-        headers = response.headers
-        headers[STANDARD_HEADER] = (self._standard_values.get(version)
-                                    or f'{self.registry.service_type} {version}')
+        version = (environ.get(_ADHOC_KEY) or {}).get('api_version') or (
+            getattr(request, 'api_version', None) or limits.default)
+        standard = (self._standard_values.get(version)
+                    or f'{self.registry.service_type} {version}')
+        plain = self._plain_values
         deprecated = self._deprecation_headers.get(version)
         if deprecated is not None:
             response.headerlist.extend(deprecated)
         # The range this request was judged by, even if a reload came since.
-        headers[_MIN_HEADER] = str(limits.minimum)
-        headers[_MAX_HEADER] = str(limits.maximum)
-        vary = [STANDARD_HEADER]
+        minimum = plain.get(limits.minimum) or str(limits.minimum)
+        maximum = plain.get(limits.maximum) or str(limits.maximum)
         legacy = environ.get(_LEGACY_KEY)
+        headerlist = response.headerlist
+        if legacy is None and _OURS_AND_VARY.isdisjoint(
+                [name.lower() for name, _ in headerlist]):
+            # Nothing to replace or merge (the common case): append.
+            headerlist.extend(((STANDARD_HEADER, standard),
+                               (_MIN_HEADER, minimum),
+                               (_MAX_HEADER, maximum),
+                               ('Vary', STANDARD_HEADER)))
+            return
+        headers = response.headers
+        headers[STANDARD_HEADER] = standard
+        headers[_MIN_HEADER] = minimum
+        headers[_MAX_HEADER] = maximum
+        vary = [STANDARD_HEADER]
         if legacy is not None:
-            headers[legacy] = self._plain_values.get(version) or str(version)
+            headers[legacy] = plain.get(version) or str(version)
             vary.append(legacy)
         _append_vary(headers, vary)
 

@@ -1,0 +1,215 @@
+"""How much the MicroversionHook adds to a minimal Pecan request.
+
+Three WSGI applications serve the same minimal controller (``GET /`` answering
+``{}`` as JSON):
+
+* ``pecan``: Pecan alone, no hooks;
+* ``hook``: the same Pecan app with :class:`MicroversionHook`;
+* ``mvparse``: the same Pecan app behind microversion-parse's
+  ``MicroversionMiddleware``, which does less work (no caps, no minimum and
+  maximum headers, no legacy headers, no JSON errors, no routing errors).
+
+Each application is driven in-process: a WSGI environ dict is built and
+``app(environ, start_response)`` called, so the figures are framework cost,
+not sockets.  The three are measured in interleaved rounds (the order rotates
+every round) and the per-request median of each is compared.
+
+Run ``python bench/hook_overhead.py [--rounds N] [--requests M]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pecan
+from microversion_parse.middleware import MicroversionMiddleware
+
+from pecan_microversions import MicroversionHook, VersionRegistry
+
+REGISTRY = VersionRegistry(
+    'widget',
+    [('1.0', 'Initial version.'),
+     ('1.1', 'Adds colour.'),
+     ('1.2', 'Adds size.'),
+     ('1.3', 'Adds weight.')],
+    legacy_headers=['X-OpenStack-Widget-API-Version'])
+
+
+class RootController:
+
+    @pecan.expose('json')
+    def index(self) -> dict:
+        return {}
+
+
+def _pecan_app(hooks: list[Any]) -> Callable[..., Iterable[bytes]]:
+    return pecan.make_app(RootController(), hooks=hooks, debug=False,
+                          force_canonical=False,
+                          guess_content_type_from_ext=False)
+
+
+def build_apps() -> dict[str, Callable[..., Iterable[bytes]]]:
+    """The three applications, by name."""
+    return {
+        'pecan': _pecan_app([]),
+        'hook': _pecan_app([MicroversionHook(REGISTRY)]),
+        'mvparse': MicroversionMiddleware(
+            _pecan_app([]), 'widget', [str(v) for v in REGISTRY.versions]),
+    }
+
+
+def make_environ(version_header: str | None) -> dict[str, Any]:
+    """A fresh WSGI environ for ``GET /`` as a WSGI server would build it."""
+    environ = {
+        'REQUEST_METHOD': 'GET',
+        'SCRIPT_NAME': '',
+        'PATH_INFO': '/',
+        'QUERY_STRING': '',
+        'SERVER_NAME': '127.0.0.1',
+        'SERVER_PORT': '8080',
+        'SERVER_PROTOCOL': 'HTTP/1.1',
+        'HTTP_HOST': '127.0.0.1:8080',
+        'HTTP_ACCEPT': 'application/json',
+        'wsgi.version': (1, 0),
+        'wsgi.url_scheme': 'http',
+        'wsgi.input': io.BytesIO(b''),
+        'wsgi.errors': sys.stderr,
+        'wsgi.multithread': False,
+        'wsgi.multiprocess': False,
+        'wsgi.run_once': False,
+    }
+    if version_header is not None:
+        environ['HTTP_OPENSTACK_API_VERSION'] = version_header
+    return environ
+
+
+def _start_response(status: str, headers: list, exc_info: Any = None) -> None:
+    return None
+
+
+def call(app: Callable[..., Iterable[bytes]], environ: dict[str, Any]
+         ) -> bytes:
+    """One request; the body, after closing the app_iter as servers do."""
+    result = app(environ, _start_response)
+    try:
+        return b''.join(result)
+    finally:
+        close = getattr(result, 'close', None)
+        if close is not None:
+            close()
+
+
+def check(apps: dict[str, Callable[..., Iterable[bytes]]],
+          version_header: str | None) -> None:
+    """Fail loudly if an app does not answer what the benchmark assumes."""
+    for name, app in apps.items():
+        seen: dict[str, Any] = {}
+
+        def start_response(status: str, headers: list,
+                           exc_info: Any = None, seen: dict = seen) -> None:
+            seen['status'] = status
+            seen['headers'] = dict(headers)
+
+        body = b''.join(app(make_environ(version_header), start_response))
+        if not seen['status'].startswith('200') or body != b'{}':
+            raise SystemExit(f'{name}: unexpected answer {seen["status"]} '
+                             f'{body!r}')
+        if name != 'pecan' and version_header is not None:
+            wanted = 'widget ' + version_header.split()[-1]
+            got = {k.lower(): v for k, v in seen['headers'].items()}
+            if got.get('openstack-api-version') != wanted:
+                raise SystemExit(f'{name}: version header {got}')
+
+
+def time_batch(app: Callable[..., Iterable[bytes]],
+               environs: list[dict[str, Any]]) -> float:
+    """Seconds per request over one batch of prepared environs."""
+    started = time.perf_counter()
+    for environ in environs:
+        call(app, environ)
+    return (time.perf_counter() - started) / len(environs)
+
+
+def measure(apps: dict[str, Callable[..., Iterable[bytes]]], rounds: int,
+            requests: int, version_header: str | None
+            ) -> dict[str, list[float]]:
+    """Per-request seconds of each app in each round (interleaved)."""
+    names = list(apps)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    for name in names:  # warm up: imports, caches, code paths
+        time_batch(apps[name], [make_environ(version_header)
+                                for _ in range(requests)])
+    for round_no in range(rounds):
+        order = names[round_no % len(names):] + names[:round_no % len(names)]
+        for name in order:
+            environs = [make_environ(version_header) for _ in range(requests)]
+            gc.collect()
+            gc.disable()
+            try:
+                samples[name].append(time_batch(apps[name], environs))
+            finally:
+                gc.enable()
+    return samples
+
+
+def report(title: str, samples: dict[str, list[float]]) -> float:
+    """Print one scenario; return the hook's overhead as a fraction."""
+    medians = {name: statistics.median(values)
+               for name, values in samples.items()}
+    # Paired: each round's ratio to the plain app measured in the same round,
+    # so that drift (frequency scaling, other load) cancels out.
+    ratios = {name: statistics.median(
+        v / b for v, b in zip(values, samples['pecan']))
+        for name, values in samples.items()}
+    print(f'\n{title}')
+    print(f'  {"app":<9}{"median us/req":>15}{"ratio to pecan":>16}')
+    for name, value in medians.items():
+        print(f'  {name:<9}{value * 1e6:>15.2f}{ratios[name]:>16.4f}')
+    base = medians['pecan']
+    for name in ('hook', 'mvparse'):
+        print(f'  {name} overhead: {(ratios[name] - 1) * 100:+.2f}% '
+              f'({(medians[name] - base) * 1e6:+.2f} us/request)')
+    print(f'  hook / mvparse: '
+          f'{statistics.median(h / m for h, m in zip(samples["hook"], samples["mvparse"])):.4f}')  # noqa: E501
+    return ratios['hook'] - 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--rounds', type=int, default=41,
+                        help='interleaved rounds per scenario '
+                             '(default: %(default)s)')
+    parser.add_argument('--requests', type=int, default=500,
+                        help='requests per app per round '
+                             '(default: %(default)s)')
+    parser.add_argument('--target', type=float, default=3.0,
+                        help='allowed hook overhead in percent '
+                             '(default: %(default)s)')
+    args = parser.parse_args(argv)
+    apps = build_apps()
+    print(f'Python {sys.version.split()[0]} on {platform.machine()}; '
+          f'{args.rounds} interleaved rounds x {args.requests} requests per '
+          'app; medians of per-round means and of per-round ratios.')
+    worst = 0.0
+    for title, header in [
+            ('GET / with "OpenStack-API-Version: widget 1.2"', 'widget 1.2'),
+            ('GET / with no version header', None)]:
+        check(apps, header)
+        worst = max(worst, report(title, measure(apps, args.rounds,
+                                                 args.requests, header)))
+    verdict = 'within' if worst * 100 <= args.target else 'OVER'
+    print(f'\nWorst hook overhead {worst * 100:+.2f}%: {verdict} the '
+          f'{args.target:g}% target.')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
