@@ -75,7 +75,7 @@ __all__ = [
     'VersionedRestController',
     'api_version',
     'method_changes',
-    'versioned_resource',
+    'versioned_subresource',
 ]
 
 #: The registry declaration kind of a versioned method implementation.
@@ -614,10 +614,10 @@ class ResourceGate:
         return pecan.routing.lookup_controller(self.controller, args, request)
 
 
-def versioned_resource(registry: VersionRegistry, controller: Any,
-                       min_version: VersionLike,
-                       max_version: Optional[VersionLike] = None, *,
-                       path: str) -> ResourceGate:
+def versioned_subresource(registry: VersionRegistry, controller: Any,
+                          min_version: VersionLike,
+                          max_version: Optional[VersionLike] = None, *,
+                          path: str) -> ResourceGate:
     """Shorthand: ``ResourceRange(registry, path, min, max).gate(controller)``."""
     return ResourceRange(registry, path, min_version, max_version).gate(
         controller)

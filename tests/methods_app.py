@@ -42,7 +42,7 @@ from pecan_microversions.methods import (
     ResourceRange,
     VersionedRestController,
     api_version,
-    versioned_resource,
+    versioned_subresource,
 )
 
 REGISTRY = VersionRegistry('gadget', [
@@ -91,8 +91,8 @@ class ThingsController(VersionedRestController):
 
     _custom_actions = {'detail': ['GET'], 'rename': ['POST']}
 
-    parts = versioned_resource(REGISTRY, PartsController(), '1.3', '1.5',
-                               path='/v1/things/{id}/parts')
+    parts = versioned_subresource(REGISTRY, PartsController(), '1.3', '1.5',
+                                  path='/v1/things/{id}/parts')
 
     @wsexpose([Thing])
     def get_all(self):
