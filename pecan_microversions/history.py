@@ -114,7 +114,21 @@ def _surface(registry: VersionRegistry, version: Optional[Version]
     for d in registry.declarations(at=version):
         key = (d.kind, d.owner, d.name)
         found[key] = found.get(key, ()) + (d,)
+    declared = {(d.kind, d.owner, d.name) for d in registry.declarations()}
+    for key in list(found):
+        parent = _parent(key)
+        if parent is not None and parent in declared and parent not in found:
+            del found[key]  # a value of a field or parameter absent here
     return found
+
+
+def _parent(key: _Key) -> Optional[_Key]:
+    """``('query_parameter', o, 'p')`` for ``('query_parameter_value', o,
+    'p=v')``: a value exists only where its field or parameter does."""
+    kind, owner, name = key
+    if kind.endswith('_value') and '=' in name:
+        return kind[:-len('_value')], owner, name.split('=', 1)[0]
+    return None
 
 
 def _compare(before: Mapping[_Key, tuple[Declaration, ...]],

@@ -258,10 +258,14 @@ def test_demo_describe_and_diff_agree_with_declarations():
     first, latest = DEMO.versions[0], DEMO.max_version
     for version in DEMO.versions:
         described = history.describe(DEMO, str(version))['declarations']
-        expected = {(d.kind, d.owner, d.name)
-                    for d in DEMO.declarations(at=version)}
-        assert {(k, o, n) for k, owners in described.items()
-                for o, names in owners.items() for n in names} == expected
+        present = {(d.kind, d.owner, d.name)
+                   for d in DEMO.declarations(at=version)}
+        shown = {(k, o, n) for k, owners in described.items()
+                 for o, names in owners.items() for n in names}
+        assert shown <= present
+        for kind, owner, name in present - shown:  # values of absent params
+            assert kind.endswith('_value')
+            assert (kind[:-6], owner, name.split('=')[0]) not in present
     changed = history.diff(DEMO, str(first), str(latest))
     assert len(changed['versions']) == len(DEMO.versions) - 1
 
@@ -272,3 +276,22 @@ def test_demo_check_reports_only_known_kinds_of_problem():
         assert ('declares no change' in problem.message
                 or 'no description' in problem.message
                 or 'not in the history' in problem.message)
+
+
+def test_values_exist_only_with_their_parameter():
+    registry = regs.build()
+    registry.declare('query_parameter', '/v1/widgets', 'sort_dir', '1.2')
+    for value in ('asc', 'desc'):  # declared "always", as an Enum leaves them
+        registry.declare('query_parameter_value', '/v1/widgets',
+                         f'sort_dir={value}')
+    v = by_version(registry)
+    assert C('query_parameter_value', '/v1/widgets', 'sort_dir=asc') not in \
+        v['1.0'].added
+    assert {C('query_parameter', '/v1/widgets', 'sort_dir'),
+            C('query_parameter_value', '/v1/widgets', 'sort_dir=asc'),
+            C('query_parameter_value', '/v1/widgets', 'sort_dir=desc')} <= \
+        set(v['1.2'].added)
+    assert 'sort_dir=asc' not in str(history.describe(registry, '1.1'))
+    assert history.describe(registry, '1.2')['declarations'][
+        'query_parameter_value']['/v1/widgets'][:2] == ['sort_dir=asc',
+                                                        'sort_dir=desc']
