@@ -14,6 +14,7 @@ or pass ``hooks=[MicroversionHook(...)]`` to ``pecan.make_app``.
 from __future__ import annotations
 
 import logging
+import operator
 import threading
 from typing import Any, Optional
 
@@ -38,6 +39,7 @@ from pecan_microversions.errors import (
     _from_wsme_fault,
 )
 from pecan_microversions.negotiation import (
+    _STANDARD_ENVIRON_KEY,
     ConfigurationError,
     VersionLimits,
     requested_version_text,
@@ -52,8 +54,7 @@ LOG = logging.getLogger(__name__)
 _MIN_HEADER = 'OpenStack-API-Minimum-Version'
 _MAX_HEADER = 'OpenStack-API-Maximum-Version'
 _ADHOC_KEY = 'webob.adhoc_attrs'  # where WebOb keeps request.<attribute>
-_OURS_AND_VARY = frozenset(name.lower() for name in (
-    STANDARD_HEADER, _MIN_HEADER, _MAX_HEADER, 'Vary'))
+_NAME = operator.itemgetter(0)  # of a (name, value) header pair
 
 
 class MicroversionHook(PecanHook):
@@ -97,6 +98,9 @@ class MicroversionHook(PecanHook):
         self._standard_values = {v: f'{service} {v}'
                                  for v in registry.versions}
         self._plain_values = {v: str(v) for v in registry.versions}
+        self._fast = self._fast_path(self._limits)
+        # version -> (limits, the four headers for it under those limits)
+        self._header_pairs: dict[Any, tuple[VersionLimits, tuple]] = {}
         # Deprecation, Sunset and Link values per deprecated version.
         self._deprecation_headers = deprecation_headers(registry)
 
@@ -115,20 +119,34 @@ class MicroversionHook(PecanHook):
                           'configuration is invalid: %s', self._limits.minimum,
                           self._limits.maximum, exc)
                 return
+            self._fast = self._fast_path(limits)
             self._limits = limits  # one assignment: requests see old or new
         LOG.info('API versions now %s to %s (default %s).', limits.minimum,
                  limits.maximum, limits.default)
 
+    def _fast_path(self, limits: VersionLimits
+                   ) -> tuple[VersionLimits, dict[str, Any]]:
+        """``limits`` and the usual spelling of the standard header's value
+        (``<service> X.Y``) for each version they accept."""
+        service = self.registry.service_type
+        return limits, {f'{service} {v}': v for v in self.registry.versions
+                        if v.matches(limits.minimum, limits.maximum)}
+
     def on_route(self, state: Any) -> None:
         environ = state.request.environ
-        limits = self._limits
+        limits, accepted = self._fast  # one read: consistent after a reload
         environ[_LIMITS_KEY] = limits
         environ[_REGISTRY_KEY] = self.registry  # for discovery
-        text, legacy = requested_version_text(environ, self.registry,
-                                              self._legacy_keys)
-        if legacy is not None:
-            environ[_LEGACY_KEY] = legacy
-        version = resolve(text, limits, self.registry)
+        # Fast path: "<service> X.Y" exactly, X.Y accepted.  Anything else
+        # goes the general way (legacy headers are not read when the
+        # standard header names this service).
+        version = accepted.get(environ.get(_STANDARD_ENVIRON_KEY))
+        if version is None:
+            text, legacy = requested_version_text(environ, self.registry,
+                                                  self._legacy_keys)
+            if legacy is not None:
+                environ[_LEGACY_KEY] = legacy
+            version = resolve(text, limits, self.registry)
         # ``request.api_version = version``, as WebOb stores ad hoc request
         # attributes, without its generic __setattr__.
         attrs = environ.get(_ADHOC_KEY)
@@ -164,34 +182,46 @@ class MicroversionHook(PecanHook):
         limits = environ.get(_LIMITS_KEY) or self._limits
         version = (environ.get(_ADHOC_KEY) or {}).get('api_version') or (
             getattr(request, 'api_version', None) or limits.default)
-        standard = (self._standard_values.get(version)
-                    or f'{self.registry.service_type} {version}')
-        plain = self._plain_values
+        headerlist = response.headerlist
         deprecated = self._deprecation_headers.get(version)
         if deprecated is not None:
-            response.headerlist.extend(deprecated)
-        # The range this request was judged by, even if a reload came since.
-        minimum = plain.get(limits.minimum) or str(limits.minimum)
-        maximum = plain.get(limits.maximum) or str(limits.maximum)
+            headerlist.extend(deprecated)
         legacy = environ.get(_LEGACY_KEY)
-        headerlist = response.headerlist
-        if legacy is None and _OURS_AND_VARY.isdisjoint(
-                [name.lower() for name, _ in headerlist]):
+        names = ' '.join(map(_NAME, headerlist)).lower()
+        if legacy is None and 'openstack-api-' not in names and (
+                'vary' not in names):
             # Nothing to replace or merge (the common case): append.
-            headerlist.extend(((STANDARD_HEADER, standard),
-                               (_MIN_HEADER, minimum),
-                               (_MAX_HEADER, maximum),
-                               ('Vary', STANDARD_HEADER)))
+            cached = self._header_pairs.get(version)
+            if cached is None or cached[0] is not limits:
+                cached = self._header_pairs[version] = (
+                    limits, self._pairs(version, limits))
+            headerlist.extend(cached[1])
             return
+        (_, standard), (_, minimum), (_, maximum), _ = self._pairs(
+            version, limits)
         headers = response.headers
         headers[STANDARD_HEADER] = standard
         headers[_MIN_HEADER] = minimum
         headers[_MAX_HEADER] = maximum
         vary = [STANDARD_HEADER]
         if legacy is not None:
-            headers[legacy] = plain.get(version) or str(version)
+            headers[legacy] = self._plain_values.get(version) or str(version)
             vary.append(legacy)
         _append_vary(headers, vary)
+
+    def _pairs(self, version: Any, limits: VersionLimits
+               ) -> tuple[tuple[str, str], ...]:
+        """The version headers and ``Vary`` for ``version`` under ``limits``.
+
+        The minimum and maximum are the range this request was judged by,
+        even if a reload came since.
+        """
+        plain = self._plain_values
+        return ((STANDARD_HEADER, self._standard_values.get(version)
+                 or f'{self.registry.service_type} {version}'),
+                (_MIN_HEADER, plain.get(limits.minimum) or str(limits.minimum)),
+                (_MAX_HEADER, plain.get(limits.maximum) or str(limits.maximum)),
+                ('Vary', STANDARD_HEADER))
 
 
 def _append_vary(headers: Any, names: list[str]) -> None:
