@@ -21,6 +21,7 @@ import http.client
 import json
 from collections.abc import Mapping
 from typing import Any, Optional
+from xml.etree import ElementTree
 
 import pecan
 import webob
@@ -105,12 +106,21 @@ def _from_wsme_fault(response: webob.Response) -> Optional[APIError]:
     format; services using this library answer every error in one format.
     A server-side fault's text is logged by WSME and not shown to clients.
     """
-    if response.content_type != 'application/json':
-        return None
-    try:
-        fault = json.loads(response.body)
-    except ValueError:
-        return None
+    fault: Any = None
+    if response.content_type == 'application/json':
+        try:
+            fault = json.loads(response.body)
+        except ValueError:
+            return None
+    elif response.content_type in ('application/xml', 'text/xml'):
+        # What wsexpose answers to ``Accept: application/xml``:
+        # <error><faultcode/><faultstring/><debuginfo/></error>.
+        try:
+            root = ElementTree.fromstring(response.body)
+        except ElementTree.ParseError:
+            return None
+        if root.tag == 'error' and root.find('faultstring') is not None:
+            fault = {'faultstring': root.findtext('faultstring')}
     if not isinstance(fault, dict) or 'faultstring' not in fault:
         return None
     status = response.status_int

@@ -39,11 +39,51 @@ class ThingsController(rest.RestController):
             raise RuntimeError('boom')
         if name == 'wsme-client-error':
             raise wsme.exc.ClientSideError('Bad thing name.')
+        if name == 'abort':
+            pecan.abort(403, 'Not your thing.')
+        if name == 'conflict':
+            raise APIError('Thing is busy.', status=409,
+                           error_code='widget.busy',
+                           headers={'Retry-After': '5'})
         return Thing(name=name)
+
+
+class ReadOnlyController(rest.RestController):
+    """A RestController with only ``get``: other methods answer 405."""
+
+    @pecan.expose('json')
+    def get(self):
+        return {'read': 'only'}
+
+
+class OldShape:
+    @pecan.expose('json')
+    def index(self):
+        return {'shape': 'old', 'version': str(pecan.request.api_version)}
+
+
+class NewShape:
+    @pecan.expose('json')
+    def index(self):
+        return {'shape': 'new', 'version': str(pecan.request.api_version)}
+
+
+class ShapesController:
+    """Routes on the version while routing: ``_lookup`` reads it."""
+
+    @pecan.expose()
+    def _lookup(self, name, *remainder):
+        if name != 'current':
+            pecan.abort(404)
+        if pecan.request.api_version >= (1, 2):
+            return NewShape(), remainder
+        return OldShape(), remainder
 
 
 class V1Controller:
     things = ThingsController()
+    readonly = ReadOnlyController()
+    shapes = ShapesController()
 
     @pecan.expose('json')
     def index(self):
@@ -63,6 +103,20 @@ class V1Controller:
     def vary(self):
         pecan.response.headers['Vary'] = 'Accept-Encoding'
         return {}
+
+    @pecan.expose('json')
+    def vary_star(self):
+        pecan.response.headers['Vary'] = '*'
+        return {}
+
+    @pecan.expose('json')
+    def busy(self):
+        raise APIError('Widget is busy.', status=409, error_code='widget.busy',
+                       headers={'Retry-After': '5'})
+
+    @pecan.expose('json')
+    def moved(self):
+        pecan.redirect('/v1/echo', code=302)
 
     @pecan.expose(generic=True, template='json')
     def only_get(self):
