@@ -30,9 +30,10 @@ import wsme.api
 from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
+from pecan_microversions.errors import APIError
 from pecan_microversions.filtering import _fill_renames, _walk
 from pecan_microversions.request import get_version
-from pecan_microversions.validation import _check, _resolve, check_patch
+from pecan_microversions.validation import _check, _resolve, _too_deep, check_patch
 from pecan_microversions.version import Version
 
 __all__ = ['versioned_wsexpose']
@@ -71,11 +72,14 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         definition = wsme.api.FunctionDefinition.get(inner)
         target = None if patch_of is None else _resolve(patch_of)
 
+        # (self, ...) like wsexpose's own wrapper: Pecan's getargspec stops
+        # at a function whose first argument is self instead of drilling
+        # into closures.
         @functools.wraps(exposed)
-        def outer(*args: Any, **kwargs: Any) -> Any:
+        def outer(self: Any, *args: Any, **kwargs: Any) -> Any:
             version = get_version()
             _check_request(definition, target, version)
-            result = exposed(*args, **kwargs)
+            result = exposed(self, *args, **kwargs)
             if isinstance(result, dict) and 'datatype' in result:
                 _walk(result.get('result'), version)
             return result
@@ -87,13 +91,33 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
 
 def _check_request(definition: Any, patch_of: Any, version: Version) -> None:
     request = pecan.request
-    if (request.method not in _BODY_METHODS or not request.body
-            or request.content_type not in _JSON_TYPES):
+    if request.method not in _BODY_METHODS:
+        return
+    wants_body = patch_of is not None or definition.body_type is not None
+    if not request.body:
+        if wants_body:
+            raise APIError('This request needs a JSON body.',
+                           error_code='microversion.missing_body')
+        return
+    if request.content_type not in _JSON_TYPES:
         return  # WSME refuses what it cannot read
     try:
         data = json.loads(request.body)
     except ValueError:
         return  # WSME answers 400 "not in valid JSON format"
+    except RecursionError:
+        raise _too_deep() from None
+    if data is None and wants_body:
+        raise APIError('This request needs a JSON body, not null.',
+                       error_code='microversion.missing_body')
+    try:
+        _check_data(definition, patch_of, data, version)
+    except RecursionError:
+        raise _too_deep() from None
+
+
+def _check_data(definition: Any, patch_of: Any, data: Any,
+                version: Version) -> None:
     if patch_of is not None:
         check_patch(patch_of, data, version)
     elif definition.body_type is not None:

@@ -120,7 +120,10 @@ def versioned(datatype: Any, introduced: Optional[VersionLike] = None,
         otherwise the mapping lists every allowed value.
     :param replaces: the Python name of the attribute this one renames (for
         example ``driver`` for ``hardware_type``); both then carry one value.
-    :param mandatory, name, default, readonly: as for ``wsattr``.
+    :param mandatory: as for ``wsattr``.
+    :param name: as for ``wsattr``.
+    :param default: as for ``wsattr``.
+    :param readonly: as for ``wsattr``.
     """
     return VersionedAttr(datatype, introduced=introduced, last=last,
                          values=values, replaces=replaces, mandatory=mandatory,

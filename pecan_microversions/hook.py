@@ -13,12 +13,14 @@ or pass ``hooks=[MicroversionHook(...)]`` to ``pecan.make_app``.
 
 from __future__ import annotations
 
+import json
 import logging
 import operator
 import threading
 from typing import Any, Optional
 
 import webob.exc
+import wsme.exc
 from oslo_config import cfg
 from pecan.hooks import PecanHook
 
@@ -37,6 +39,7 @@ from pecan_microversions.errors import (
     APIError,
     _from_http_exception,
     _from_wsme_fault,
+    _http_code,
 )
 from pecan_microversions.negotiation import (
     _STANDARD_ENVIRON_KEY,
@@ -161,6 +164,13 @@ class MicroversionHook(PecanHook):
             if getattr(e, 'code', 0) >= 400:
                 return _from_http_exception(e)
             return None
+        if isinstance(e, wsme.exc.ClientSideError):  # from a pecan.expose
+            return APIError(e.faultstring, status=e.code,
+                            error_code=_http_code(e.code))
+        if isinstance(e, RecursionError) and _json_too_deep(state.request):
+            # Pecan parses JSON bodies while routing, before any controller.
+            return APIError('The JSON body is nested too deeply.',
+                            error_code='microversion.body_too_deep')
         LOG.exception('Unexpected error serving %s %s',
                       state.request.method, state.request.path)
         return APIError(_INTERNAL_ERROR, status=500,
@@ -222,6 +232,17 @@ class MicroversionHook(PecanHook):
                 (_MIN_HEADER, plain.get(limits.minimum) or str(limits.minimum)),
                 (_MAX_HEADER, plain.get(limits.maximum) or str(limits.maximum)),
                 ('Vary', STANDARD_HEADER))
+
+
+def _json_too_deep(request: Any) -> bool:
+    """Whether the request's body is JSON too deep for the parser."""
+    try:
+        json.loads(request.body)
+    except RecursionError:
+        return True
+    except ValueError:
+        return False
+    return False
 
 
 def _append_vary(headers: Any, names: list[str]) -> None:

@@ -56,18 +56,23 @@ class QueryParam:
     introduced: Optional[VersionLike] = None
     last: Optional[VersionLike] = None
     values: Optional[Mapping[str, ValueRange]] = None
+    multiple: bool = False
 
 
 def param(introduced: Optional[VersionLike] = None,
           last: Optional[VersionLike] = None, *,
-          values: Optional[Mapping[str, ValueRange]] = None) -> QueryParam:
+          values: Optional[Mapping[str, ValueRange]] = None,
+          multiple: bool = False) -> QueryParam:
     """A query parameter that exists from ``introduced`` to ``last``.
 
     :param values: for a non-free-form parameter, every allowed value and its
         range: ``None`` (always), ``'X.Y'`` (introduced) or
         ``(introduced, last)``.  Other values get 400.
+    :param multiple: whether it may be repeated (``?tag=a&tag=b``); any
+        other parameter given twice gets 400 rather than one value being
+        silently dropped.
     """
-    return QueryParam(introduced, last, values)
+    return QueryParam(introduced, last, values, multiple)
 
 
 class _ParamRules:
@@ -79,6 +84,8 @@ class _ParamRules:
         self.owner = owner
         self.ranges: dict[str, tuple[Optional[Version], Optional[Version]]] = {}
         self.values: dict[str, _ValueRule] = {}
+        self.multiple = frozenset(n for n, p in params.items()
+                                  if isinstance(p, QueryParam) and p.multiple)
         for name, spec in params.items():
             if not isinstance(spec, QueryParam):
                 raise InvalidDeclarationError(
@@ -99,6 +106,11 @@ class _ParamRules:
               version: Version) -> None:
         available = self.available[version]
         for name in query.keys():
+            if name not in self.multiple and len(query.getall(name)) > 1:
+                raise APIError(
+                    f'Query parameter {name!r} is given '
+                    f'{len(query.getall(name))} times; give it once.',
+                    error_code='microversion.repeated_query_parameter')
             if name in available:
                 rule = self.values.get(name)
                 if rule is not None:
@@ -134,9 +146,12 @@ class _ParamRules:
             error_code='microversion.invalid_value')
 
 
-def query_params(registry: VersionRegistry, owner: str,
+def query_params(registry: VersionRegistry, owner: str, /,
                  **params: QueryParam) -> Callable[[_F], _F]:
     """Decorator: declare and enforce a method's versioned query parameters.
+
+    ``registry`` and ``owner`` are positional-only, so any parameter name
+    (``owner`` included) can be declared.
 
     :param owner: names the method in the registry, e.g. ``'GET /v1/nodes'``.
     :param params: ``name=param(...)`` for each versioned parameter; the

@@ -63,8 +63,11 @@ def check_body(datatype: Any, data: Any,
     :param version: defaults to the current request's version.
     :raises ~pecan_microversions.errors.APIError: naming the problem.
     """
-    _check(_resolve(datatype), data,
-           get_version() if version is None else version, '')
+    try:
+        _check(_resolve(datatype), data,
+               get_version() if version is None else version, '')
+    except RecursionError:
+        raise _too_deep() from None
 
 
 def check_patch(datatype: Any, patch: Any,
@@ -80,6 +83,14 @@ def check_patch(datatype: Any, patch: Any,
     :raises ~pecan_microversions.errors.APIError: 400 (or the registry's
         ``unavailable_status``) naming the operation and the problem.
     """
+    try:
+        return _check_patch(datatype, patch, version)
+    except RecursionError:
+        raise _too_deep() from None
+
+
+def _check_patch(datatype: Any, patch: Any,
+                 version: Optional[Version]) -> list[dict[str, Any]]:
     version = get_version() if version is None else version
     datatype = _resolve(datatype)
     if not isinstance(patch, list):
@@ -97,8 +108,10 @@ def check_patch(datatype: Any, patch: Any,
         if name in ('move', 'copy'):
             _check_pointer(datatype, op, 'from', where, version,
                            changes=name == 'move')
-        target = _check_pointer(datatype, op, 'path', where, version,
-                                changes=name != 'test', removes=name == 'remove')
+        target = _check_pointer(
+            datatype, op, 'path', where, version, changes=name != 'test',
+            removes=name == 'remove' or (name in ('add', 'replace')
+                                         and op['value'] is None))
         if name in ('add', 'replace'):
             attr_name, rule, binding, target_type, label = target
             value = op['value']
@@ -126,6 +139,8 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
             jsonpointer.JsonPointerException) as exc:
         raise APIError(f'The patch cannot be applied: {exc}', status=400,
                        error_code='microversion.patch_failed') from None
+    except RecursionError:
+        raise _too_deep() from None
     return result
 
 
@@ -183,6 +198,9 @@ def _check(datatype: Any, data: Any, version: Version, label: str) -> None:
         if attr.readonly:
             raise APIError(f'Field {field!r} is read-only.',
                            error_code='microversion.read_only_field')
+        if value is None and _mandatory(attr, binding, name, version):
+            raise APIError(f'Mandatory field {field!r} cannot be null.',
+                           error_code='microversion.null_mandatory_field')
         _check(attr.datatype, value, version, field)
     if binding is not None:
         for name in binding.mandatory[version]:
@@ -190,6 +208,13 @@ def _check(datatype: Any, data: Any, version: Version, label: str) -> None:
                 raise APIError(
                     f'Mandatory field {_join(label, name)!r} is missing.',
                     error_code='microversion.missing_field')
+
+
+def _mandatory(attr: Any, binding: Optional[_Binding], name: str,
+               version: Version) -> bool:
+    if attr.mandatory:
+        return True
+    return binding is not None and name in binding.mandatory[version]
 
 
 def _check_available(binding: _Binding, name: str, version: Version,
@@ -274,7 +299,8 @@ def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
         if removes and attr is not None and (attr.mandatory or getattr(
                 attr, 'mandatory_when_available', False)):
             raise APIError(f'{where}: mandatory field {label!r} cannot be '
-                           'removed.', error_code='microversion.missing_field')
+                           'removed or set to null.',
+                           error_code='microversion.missing_field')
         return attr_name, rule if attr is not None else None, binding, \
             current, label
     return attr_name, None, binding, None, label
@@ -291,6 +317,11 @@ def _as_dict(op: Any, index: int) -> dict[str, Any]:
     if not isinstance(op, dict):
         raise _patch_error(f'Patch operation #{index} must be a JSON object.')
     return op
+
+
+def _too_deep() -> APIError:
+    return APIError('The JSON body is nested too deeply.',
+                    error_code='microversion.body_too_deep')
 
 
 def _patch_error(detail: str) -> APIError:

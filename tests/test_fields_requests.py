@@ -300,10 +300,19 @@ def test_sort_key_value_owner(app, version):
 
 
 def test_query_values_outside_the_declared_set(app):
-    detail = error(app.get('/v1/nodes?sort_key=owner&sort_key=zz',
+    detail = error(app.get('/v1/nodes?sort_key=zz',
                            headers=at('1.5'), expect_errors=True),
                    400, 'microversion.invalid_value')
     assert "'zz'" in detail and 'name, owner, uuid' in detail
+
+
+@pytest.mark.parametrize('query', ['sort_key=owner&sort_key=name',
+                                   'driver=a&driver=b'])
+def test_repeated_query_parameter_is_rejected_not_collapsed(app, query):
+    detail = error(app.get(f'/v1/nodes?{query}', headers=at('1.4'),
+                           expect_errors=True),
+                   400, 'microversion.repeated_query_parameter')
+    assert query.split('=')[0] in detail and '2 times' in detail
 
 
 def test_undeclared_arguments_are_parameters_of_every_version(app):

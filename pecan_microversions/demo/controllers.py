@@ -1,24 +1,241 @@
-"""The fleet demo's controllers."""
+"""The fleet demo's controllers: one of each kind of versioned change.
+
+=======  ==============================================  =====================
+Version  Change                                          How it is declared
+=======  ==============================================  =====================
+1.1      ``description`` field                           ``versioned(...)``
+1.2      list filters and sorting                        ``query_params``
+1.3      ``PATCH /v1/nodes/<uuid>``                      ``api_version``
+1.4      ``owner`` field, filter and sort value          both
+1.5      POST answers 201 with ``Location``              ``post.version``
+1.6      ``driver`` renamed ``hardware_type``            ``replaces=``
+1.7      ``/v1/nodes/<uuid>/states`` removed             ``ResourceRange``
+1.8      ``limit``/``marker`` pagination, ``next`` link  both
+=======  ==============================================  =====================
+"""
 
 from __future__ import annotations
 
+import json
+import urllib.parse
+from typing import Any, Optional
+
 import pecan
+import wsme.exc
+import wsme.rest.json
+from pecan import rest
+from wsme import types as wtypes
 
-from pecan_microversions import root_document, version_document
+from pecan_microversions import APIError, get_version, root_document, version_document
 from pecan_microversions.demo.store import NodeStore
+from pecan_microversions.demo.types import PATCHABLE, Node, NodeCollection, NodeStates
+from pecan_microversions.demo.versions import REGISTRY
+from pecan_microversions.expose import versioned_wsexpose
+from pecan_microversions.fields import visible_fields
+from pecan_microversions.filtering import filter_response
+from pecan_microversions.methods import (
+    ResourceRange,
+    VersionedRestController,
+    api_version,
+)
+from pecan_microversions.params import param, query_params
+from pecan_microversions.validation import apply_patch
+
+_MAX_LIMIT = 1000
+#: ``/v1/nodes/<uuid>/states`` exists up to 1.6 (declared once, at import).
+STATES = ResourceRange(REGISTRY, '/v1/nodes/{uuid}/states', '1.0', '1.6')
+_PATCH_TYPES = frozenset(['application/json', 'application/json-patch+json'])
 
 
-class V1Controller:
-    """``/v1/``: the versioned discovery document."""
+def _base_url() -> str:
+    return pecan.request.application_url
+
+
+def _not_found(uuid: str) -> APIError:
+    return APIError(f'Node {uuid} could not be found.', status=404,
+                    error_code='fleet.node_not_found')
+
+
+def _bad_request(detail: str, code: str) -> APIError:
+    return APIError(detail, status=400, error_code=code)
+
+
+class NodeStatesController(rest.RestController):
+    """``/v1/nodes/<uuid>/states`` (1.0 to 1.6)."""
 
     def __init__(self, store: NodeStore) -> None:
         self.store = store
 
+    @versioned_wsexpose(NodeStates, wtypes.text)
+    def get_all(self, node_uuid: str) -> NodeStates:
+        stored = self.store.get(node_uuid)
+        if stored is None:
+            raise _not_found(node_uuid)
+        return NodeStates(power_state=stored['power_state'])
+
+
+class NodesController(VersionedRestController):
+    """``/v1/nodes``."""
+
+    def __init__(self, store: NodeStore) -> None:
+        self.store = store
+        self.states = STATES.gate(NodeStatesController(store))
+
+    def _stored(self, uuid: str) -> dict[str, Any]:
+        stored = self.store.get(uuid)
+        if stored is None:
+            raise _not_found(uuid)
+        return stored
+
+    @query_params(
+        REGISTRY, 'GET /v1/nodes',
+        driver=param(introduced='1.2', last='1.5'),
+        hardware_type=param(introduced='1.6'),
+        owner=param(introduced='1.4'),
+        sort_key=param(introduced='1.2',
+                       values={'name': None, 'created_at': None,
+                               'owner': '1.4'}),
+        sort_dir=param(introduced='1.2', values={'asc': None, 'desc': None}),
+        limit=param(introduced='1.8'),
+        marker=param(introduced='1.8'))
+    @versioned_wsexpose(NodeCollection, wtypes.text, wtypes.text, wtypes.text,
+                        wtypes.text, wtypes.text, wtypes.text, wtypes.text)
+    def get_all(self, driver: Optional[str] = None,
+                hardware_type: Optional[str] = None,
+                owner: Optional[str] = None, sort_key: str = 'created_at',
+                sort_dir: str = 'asc', limit: Optional[str] = None,
+                marker: Optional[str] = None) -> NodeCollection:
+        nodes = self.store.list()
+        wanted_driver = driver if hardware_type is None else hardware_type
+        if wanted_driver is not None:
+            nodes = [n for n in nodes if n['driver'] == wanted_driver]
+        if owner is not None:
+            nodes = [n for n in nodes if n['owner'] == owner]
+        nodes.sort(key=lambda n: (n['created_at'], n['uuid']))
+        # None sorts last whichever the direction, like SQL's NULLS LAST.
+        present = [n for n in nodes if n[sort_key] is not None]
+        missing = [n for n in nodes if n[sort_key] is None]
+        present.sort(key=lambda n: n[sort_key], reverse=sort_dir == 'desc')
+        nodes = present + missing
+        page_size = None if limit is None else _parse_limit(limit)
+        if marker is not None:
+            position = next((i for i, n in enumerate(nodes)
+                             if n['uuid'] == marker), None)
+            if position is None:
+                raise _bad_request(
+                    f'marker {marker!r} is not a node of this listing.',
+                    'fleet.invalid_marker')
+            nodes = nodes[position + 1:]
+        collection = NodeCollection()
+        if page_size is not None and len(nodes) > page_size:
+            nodes = nodes[:page_size]
+            collection.next = _next_url(nodes[-1]['uuid'])
+        base = _base_url()
+        collection.nodes = [Node.from_stored(n, base) for n in nodes]
+        return collection
+
+    @versioned_wsexpose(Node, wtypes.text)
+    def get_one(self, uuid: str) -> Node:
+        return Node.from_stored(self._stored(uuid), _base_url())
+
+    def _create(self, node: Node) -> dict[str, Any]:
+        # ``driver`` and ``hardware_type`` carry the same value at any version.
+        return self.store.create({
+            'name': node.name, 'driver': node.driver,
+            'description': _value(node.description),
+            'owner': _value(node.owner)})
+
+    @api_version(REGISTRY, '1.0', '1.4', endpoint='POST /v1/nodes')
+    @versioned_wsexpose(Node, body=Node)
+    def post(self, node: Node) -> Node:
+        return Node.from_stored(self._create(node), _base_url())
+
+    @post.version('1.5')
+    @versioned_wsexpose(Node, body=Node, status_code=201)
+    def post(self, node: Node) -> Node:  # noqa: F811
+        created = Node.from_stored(self._create(node), _base_url())
+        pecan.response.headers['Location'] = created.links[0].href
+        return created
+
+    @api_version(REGISTRY, '1.3', missing_status=405,
+                 endpoint='PATCH /v1/nodes/{uuid}')
+    @pecan.expose('json')
+    def patch(self, uuid: str) -> Any:
+        request = pecan.request
+        if request.content_type not in _PATCH_TYPES:
+            raise APIError(
+                f'A patch is sent as {" or ".join(sorted(_PATCH_TYPES))}, '
+                f'not {request.content_type or "no content type"}.',
+                status=415, error_code='fleet.unsupported_media_type')
+        try:
+            operations = json.loads(request.body)
+        except ValueError as exc:
+            raise _bad_request(f'The body is not valid JSON: {exc}.',
+                               'fleet.invalid_json') from None
+        except RecursionError:
+            raise _bad_request('The JSON body is nested too deeply.',
+                               'fleet.invalid_json') from None
+        version = get_version()
+        visible = visible_fields(Node, version)
+        with self.store.updating(uuid) as stored:
+            if stored is None:
+                raise _not_found(uuid)
+            node = Node.from_stored(stored, _base_url())
+            document = {k: v for k, v in wsme.rest.json.tojson(Node, node)
+                        .items() if k in visible}
+            patched = apply_patch(Node, document, operations, version)
+            changed = sorted(k for k in set(document) | set(patched)
+                             if document.get(k) != patched.get(k))
+            fixed = [k for k in changed if k not in PATCHABLE]
+            if fixed:
+                raise _bad_request(
+                    f'Field {fixed[0]!r} cannot be changed by a patch; '
+                    f'patchable fields are '
+                    f'{", ".join(sorted(PATCHABLE & visible))}.',
+                    'fleet.field_not_patchable')
+            writable = PATCHABLE & visible
+            try:  # types and lengths, exactly as a POST body is checked
+                wsme.rest.json.fromjson(Node, {k: v for k, v in patched.items()
+                                               if k in writable})
+            except wsme.exc.ClientSideError as exc:
+                raise _bad_request(exc.faultstring,
+                                   'fleet.invalid_value') from None
+            for name in writable:
+                stored[name] = patched.get(name)
+        # Leaving the block stored the draft; answer with what is stored now.
+        return wsme.rest.json.tojson(Node, filter_response(
+            Node.from_stored(self._stored(uuid), _base_url())))
+
+
+def _value(value: Any) -> Any:
+    return None if value is wtypes.Unset else value
+
+
+def _parse_limit(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) <= 4
+            and 1 <= int(text) <= _MAX_LIMIT):
+        raise _bad_request(
+            f'limit must be a whole number from 1 to {_MAX_LIMIT}, '
+            f'not {text!r}.', 'fleet.invalid_limit')
+    return int(text)
+
+
+def _next_url(marker: str) -> str:
+    query = [(k, v) for k, v in pecan.request.GET.items() if k != 'marker']
+    query.append(('marker', marker))
+    return f'{_base_url()}/v1/nodes?{urllib.parse.urlencode(query)}'
+
+
+class V1Controller:
+    """``/v1/``: the versioned discovery document and the nodes."""
+
+    def __init__(self, store: NodeStore) -> None:
+        self.nodes = NodesController(store)
+
     @pecan.expose('json')
     def index(self) -> dict:
-        base = pecan.request.application_url
         return version_document(links=[
-            {'rel': 'nodes', 'href': f'{base}/v1/nodes'}])
+            {'rel': 'nodes', 'href': f'{_base_url()}/v1/nodes'}])
 
 
 class RootController:
