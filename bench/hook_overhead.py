@@ -167,7 +167,7 @@ def report(title: str, samples: dict[str, list[float]]) -> float:
     # Paired: each round's ratio to the plain app measured in the same round,
     # so that drift (frequency scaling, other load) cancels out.
     ratios = {name: statistics.median(
-        v / b for v, b in zip(values, samples['pecan']))
+        v / b for v, b in zip(values, samples['pecan'], strict=True))
         for name, values in samples.items()}
     print(f'\n{title}')
     print(f'  {"app":<9}{"median us/req":>15}{"ratio to pecan":>16}')
@@ -177,8 +177,10 @@ def report(title: str, samples: dict[str, list[float]]) -> float:
     for name in ('hook', 'mvparse'):
         print(f'  {name} overhead: {(ratios[name] - 1) * 100:+.2f}% '
               f'({(medians[name] - base) * 1e6:+.2f} us/request)')
-    print(f'  hook / mvparse: '
-          f'{statistics.median(h / m for h, m in zip(samples["hook"], samples["mvparse"])):.4f}')  # noqa: E501
+    hook_vs_mvparse = statistics.median(
+        h / m for h, m in zip(samples['hook'], samples['mvparse'],
+                              strict=True))
+    print(f'  hook / mvparse: {hook_vs_mvparse:.4f}')
     return ratios['hook'] - 1
 
 

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import cheroot.server
 from cheroot import wsgi
 
 LOG = logging.getLogger('pecan_microversions.demo')
@@ -46,10 +47,24 @@ class _AccessLog:
                      (time.perf_counter() - started) * 1000)
 
 
+def _join_repeated_version_headers() -> None:
+    """Have cheroot join a repeated ``OpenStack-API-Version`` with ", ".
+
+    The header is a comma-separated list (one entry per service), so a client
+    may send it several times; cheroot joins repeated headers only for the
+    names in its ``comma_separated_headers`` and otherwise keeps the last
+    line alone, losing the other services' entries.
+    """
+    name = b'Openstack-Api-Version'  # as cheroot title-cases header names
+    if name not in cheroot.server.comma_separated_headers:
+        cheroot.server.comma_separated_headers.append(name)
+
+
 def make_server(app: Callable[..., Any], host: str, port: int,
                 threads: int = 16, access_log: bool = True
                 ) -> wsgi.Server:
     """A multi-threaded cheroot server for ``app``, not yet started."""
+    _join_repeated_version_headers()
     return wsgi.Server((host, port), _AccessLog(app) if access_log else app,
                        numthreads=threads, server_name='fleet-demo')
 
