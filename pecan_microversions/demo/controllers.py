@@ -26,20 +26,24 @@ import wsme.rest.json
 from pecan import rest
 from wsme import types as wtypes
 
-from pecan_microversions import APIError, get_version, root_document, version_document
-from pecan_microversions.demo.store import NodeStore
-from pecan_microversions.demo.types import PATCHABLE, Node, NodeCollection, NodeStates
-from pecan_microversions.demo.versions import REGISTRY
-from pecan_microversions.expose import versioned_wsexpose
-from pecan_microversions.fields import visible_fields
-from pecan_microversions.filtering import filter_response
-from pecan_microversions.methods import (
+from pecan_microversions import (
+    APIError,
     ResourceRange,
     VersionedRestController,
     api_version,
+    apply_patch,
+    filter_response,
+    get_version,
+    param,
+    query_params,
+    root_document,
+    version_document,
+    versioned_wsexpose,
+    visible_fields,
 )
-from pecan_microversions.params import param, query_params
-from pecan_microversions.validation import apply_patch
+from pecan_microversions.demo.store import NodeStore
+from pecan_microversions.demo.types import PATCHABLE, Node, NodeCollection, NodeStates
+from pecan_microversions.demo.versions import REGISTRY
 
 _MAX_LIMIT = 1000
 #: ``/v1/nodes/<uuid>/states`` exists up to 1.6 (declared once, at import).

@@ -7,8 +7,8 @@ from typing import Any
 
 from wsme import types as wtypes
 
+from pecan_microversions import versioned, versioned_resource
 from pecan_microversions.demo.versions import REGISTRY
-from pecan_microversions.fields import versioned, versioned_resource
 
 #: Fields a JSON patch may change (each only at versions that have it).
 PATCHABLE = frozenset(['name', 'description', 'owner'])

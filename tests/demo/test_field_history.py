@@ -1,0 +1,17 @@
+"""The library's ready-made contract test, dropped into the demo's suite.
+
+At every version of the fleet history, the node fields in each response must
+be exactly those the registry's declarations give for that version.
+"""
+
+from pecan_microversions.demo.versions import REGISTRY
+from pecan_microversions.testing import Sample, field_contract_test
+
+NODE = '/v1/nodes/00000000-0000-0000-0000-000000000001'
+
+test_node_fields_follow_history = field_contract_test(
+    REGISTRY,
+    [Sample('/v1/nodes', 'node', collection='nodes'),
+     Sample(NODE, 'node'),
+     Sample('/v1/nodes?limit=1', 'node', collection='nodes', first='1.8')],
+    app_fixture='demo', strict=True)
