@@ -15,3 +15,18 @@ test_node_fields_follow_history = field_contract_test(
      Sample(NODE, 'node'),
      Sample('/v1/nodes?limit=1', 'node', collection='nodes', first='1.8')],
     app_fixture='demo', strict=True)
+
+
+def test_demo_history_passes_check_with_the_projects_release_notes(capsys):
+    """The project's own gate: the demo's history is complete and noted."""
+    import pathlib
+
+    from pecan_microversions import cli
+
+    notes = pathlib.Path(__file__).resolve().parents[2] / 'releasenotes'
+    code = cli.main(['check', 'pecan_microversions.demo.versions:REGISTRY',
+                     '--import', 'pecan_microversions.demo.app',
+                     '--releasenotes', str(notes)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert 'no problems' in out
