@@ -27,6 +27,6 @@ def test_demo_history_passes_check_with_the_projects_release_notes(capsys):
     code = cli.main(['check', 'pecan_microversions.demo.versions:REGISTRY',
                      '--import', 'pecan_microversions.demo.app',
                      '--releasenotes', str(notes)])
-    out = capsys.readouterr().out
-    assert code == 0, out
-    assert 'no problems' in out
+    captured = capsys.readouterr()
+    assert code == 0, captured.out
+    assert 'no problems' in captured.out + captured.err
