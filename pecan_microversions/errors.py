@@ -136,12 +136,20 @@ def _http_code(status: int) -> str:
     return 'http.' + slug.replace(' ', '_').replace('-', '_')
 
 
-def _from_http_exception(exc: webob.exc.HTTPException) -> APIError:
-    """Wrap one of Pecan's or WebOb's HTTP errors (404, 405, ...) as ours."""
+def _from_http_exception(exc: webob.exc.HTTPException,
+                         method: str = '') -> APIError:
+    """Wrap one of Pecan's or WebOb's HTTP errors (404, 405, ...) as ours.
+
+    :param method: the request's HTTP method, named in a 405's detail.
+    """
     response: webob.Response = exc  # type: ignore[assignment]
     status = response.status_int
-    detail = getattr(exc, 'detail', None) or getattr(
-        exc, 'explanation', '') or http.client.responses.get(status, '')
+    detail = getattr(exc, 'detail', None)
+    if not detail and status == 405:
+        detail = f'The method {method} is not allowed for this URL.'
+    elif not detail:
+        detail = getattr(exc, 'explanation', '') or http.client.responses.get(
+            status, '')
     extra = {name: value for name, value in response.headers.items()
              if name.lower() in ('allow', 'location', 'retry-after',
                                  'www-authenticate')}

@@ -162,7 +162,7 @@ class MicroversionHook(PecanHook):
             return None  # Pecan made it the response; after() renders it
         if isinstance(e, webob.exc.HTTPException):
             if getattr(e, 'code', 0) >= 400:
-                return _from_http_exception(e)
+                return _from_http_exception(e, state.request.method)
             return None
         if isinstance(e, wsme.exc.ClientSideError):  # from a pecan.expose
             return APIError(e.faultstring, status=e.code,

@@ -15,3 +15,10 @@ def test_routing_404_is_json_with_headers(app):
     assert response.content_type == 'application/json'
     assert response.json['errors'][0]['status'] == 404
     assert response.headers['OpenStack-API-Version'] == 'widget 1.0'
+
+
+def test_pecan_405_detail_names_the_method(app):
+    response = app.delete('/v1/readonly', status=405)
+    detail = response.json['errors'][0]['detail']
+    assert detail == 'The method DELETE is not allowed for this URL.'
+    assert response.headers['Allow'] == 'GET'
