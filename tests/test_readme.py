@@ -32,5 +32,6 @@ def test_readme_holds_the_two_set_up_commands():
     assert ('python -m pip install -e . && python -m pecan_microversions.demo'
             in text)
     ci = (README.parent / '.ci' / 'run').read_text()
-    test_command = "python -m pip install -e '.[test]' && python -m pytest"
+    test_command = ("sh tools/install-test-packages && "
+                    "python -m pip install -e '.[test]' && python -m pytest")
     assert test_command in text and test_command in ci
