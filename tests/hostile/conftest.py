@@ -21,7 +21,7 @@ from pecan_microversions.demo.server import make_server
 from pecan_microversions.demo.store import NodeStore
 
 #: Examples run per header test, by profile (7 tests in test_headers.py).
-HEADER_EXAMPLES = {'dev': 200, 'ci': 800, 'full': 15000}
+HEADER_EXAMPLES = {'dev': 200, 'ci': 720, 'full': 15000}
 
 
 def profile_name() -> str:
