@@ -21,7 +21,8 @@ fleet <--version>``) by ``--clients`` threads, each with its own keep-alive
 ``http.client`` connection, in alternating rounds (hook, bare, bare, hook,
 ...), so drifts in the machine's speed hit both alike.  With two or more
 CPUs the servers run on CPU 0 and the clients on the others (``--no-pin``
-to let the scheduler place them).  Each round is
+to let the scheduler place them).  ``--aa`` serves the hooked app in both
+slots: the ratios it prints are the noise floor of the machine.  Each round is
 ``--requests`` requests.  The report gives, per app, requests per second
 (over all its rounds) and the median and 99th percentile latency (over all
 its requests), then the ratios hook/bare: throughput (target >= 0.97) and
@@ -126,7 +127,8 @@ class Server:
     def __init__(self, mode: str, args: argparse.Namespace) -> None:
         self.mode = mode
         self.process = subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__), '--serve', mode,
+            [sys.executable, os.path.abspath(__file__), '--serve',
+             'hook' if args.aa else mode,
              '--version', args.version,
              '--server-threads', str(args.server_threads)]
             + (['--pin'] if args.pin else ['--no-pin']),
@@ -231,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
                         default=_can_pin(),
                         help='run the servers on CPU 0 and the clients on '
                              'the others (default: on with 2+ CPUs)')
+    parser.add_argument('--aa', action='store_true',
+                        help='calibration: serve the hooked app in both '
+                             'slots, so the ratios show the noise floor')
     parser.add_argument('--serve', choices=['hook', 'bare'],
                         help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -287,7 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f'{args.rounds} rounds x {args.requests} requests per app, '
           f'{args.clients} clients, {args.server_threads} server threads, '
           f'GET {args.path} at {args.version}, {os.cpu_count()} CPUs'
-          + (' (servers on CPU 0, clients on the others)' if args.pin else ''))
+          + (' (servers on CPU 0, clients on the others)' if args.pin else '')
+          + ('; A/A CALIBRATION: "bare" is the hooked app too' if args.aa
+             else ''))
     print(f'{"app":<6} {"requests/s":>11} {"median ms":>10} {"p99 ms":>8}')
     for mode, (rps, median, p99) in rows.items():
         print(f'{mode:<6} {rps:>11.0f} {median:>10.2f} {p99:>8.2f}')
