@@ -81,6 +81,10 @@ def client(port: int, seed: int, deadline: float, results: list,
                 problems.append(f'{path} {headers}: header {got!r}, '
                                 f'expected {want!r}')
                 continue
+            legacy = response.getheader('X-OpenStack-Fleet-API-Version')
+            if legacy != headers.get('X-OpenStack-Fleet-API-Version'):
+                problems.append(f'{path} {headers}: legacy header {legacy!r}')
+                continue
             if states:
                 status = 200 if version <= (1, 6) else 404
                 keys = {'power_state'} if status == 200 else {'errors'}
