@@ -7,7 +7,12 @@ Three WSGI applications serve the same minimal controller (``GET /`` answering
 * ``hook``: the same Pecan app with :class:`MicroversionHook`;
 * ``mvparse``: the same Pecan app behind microversion-parse's
   ``MicroversionMiddleware``, which does less work (no caps, no minimum and
-  maximum headers, no legacy headers, no JSON errors, no routing errors).
+  maximum headers, no legacy headers, no JSON errors, no routing errors);
+* two floors, to show where the hook's cost goes: ``any_hook``, the app
+  with a Pecan hook that does nothing (what Pecan charges for any hook), and
+  ``headers``, a hook that only appends the same four response headers the
+  hook writes, precomputed (what emitting them costs in Pecan and WebOb).
+  The hook's cost above ``headers`` is the library's own work.
 
 Each application is driven in-process: a WSGI environ dict is built and
 ``app(environ, start_response)`` called, so the figures are framework cost,
@@ -31,6 +36,7 @@ from typing import Any
 
 import pecan
 from microversion_parse.middleware import MicroversionMiddleware
+from pecan.hooks import PecanHook
 
 from pecan_microversions import MicroversionHook, VersionRegistry
 
@@ -56,10 +62,28 @@ def _pecan_app(hooks: list[Any]) -> Callable[..., Iterable[bytes]]:
                           guess_content_type_from_ext=False)
 
 
+class _AnyHook(PecanHook):
+    """A hook that does nothing: Pecan's cost for having a hook."""
+
+
+class _HeadersOnly(PecanHook):
+    """Appends the four headers the hook writes, and nothing else."""
+
+    _PAIRS = (('OpenStack-API-Version', 'widget 1.2'),
+              ('OpenStack-API-Minimum-Version', '1.0'),
+              ('OpenStack-API-Maximum-Version', '1.3'),
+              ('Vary', 'OpenStack-API-Version'))
+
+    def after(self, state: Any) -> None:
+        state.response.headerlist.extend(self._PAIRS)
+
+
 def build_apps() -> dict[str, Callable[..., Iterable[bytes]]]:
     """The three applications, by name."""
     return {
         'pecan': _pecan_app([]),
+        'any_hook': _pecan_app([_AnyHook()]),
+        'headers': _pecan_app([_HeadersOnly()]),
         'hook': _pecan_app([MicroversionHook(REGISTRY)]),
         'mvparse': MicroversionMiddleware(
             _pecan_app([]), 'widget', [str(v) for v in REGISTRY.versions]),
@@ -122,7 +146,8 @@ def check(apps: dict[str, Callable[..., Iterable[bytes]]],
         if not seen['status'].startswith('200') or body != b'{}':
             raise SystemExit(f'{name}: unexpected answer {seen["status"]} '
                              f'{body!r}')
-        if name != 'pecan' and version_header is not None:
+        if name not in ('pecan', 'any_hook', 'headers') and (
+                version_header is not None):
             wanted = 'widget ' + version_header.split()[-1]
             got = {k.lower(): v for k, v in seen['headers'].items()}
             if got.get('openstack-api-version') != wanted:
@@ -174,9 +199,14 @@ def report(title: str, samples: dict[str, list[float]]) -> float:
     for name, value in medians.items():
         print(f'  {name:<9}{value * 1e6:>15.2f}{ratios[name]:>16.4f}')
     base = medians['pecan']
-    for name in ('hook', 'mvparse'):
+    for name in ('any_hook', 'headers', 'hook', 'mvparse'):
         print(f'  {name} overhead: {(ratios[name] - 1) * 100:+.2f}% '
               f'({(medians[name] - base) * 1e6:+.2f} us/request)')
+    own = statistics.median(
+        h / f for h, f in zip(samples['hook'], samples['headers'],
+                              strict=True))
+    print(f'  hook above the headers-only floor (library code): '
+          f'{(own - 1) * 100:+.2f}%')
     hook_vs_mvparse = statistics.median(
         h / m for h, m in zip(samples['hook'], samples['mvparse'],
                               strict=True))

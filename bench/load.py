@@ -10,9 +10,8 @@ process so that the clients do not share its interpreter lock:
   and replaced by :class:`FixedVersion`.  The demo's controllers need a
   version on the request, so the baseline gives every request the one
   version the clients ask for (``--version``) at no negotiation cost: it sets
-  ``request.api_version`` and the environ keys the hook leaves for
-  controllers (``pecan_microversions.limits``, ``pecan_microversions
-  .registry``; see ``pecan_microversions/request.py``) to values computed
+  ``request.api_version`` and the negotiation the hook leaves for
+  controllers (see ``pecan_microversions/request.py``) to values computed
   once, reads no header and writes no response header.  Everything else
   (routing, controllers, field filtering, JSON) is the same code.
 
@@ -63,8 +62,7 @@ def _fixed_version_hook(version_text: str) -> Any:
     version = parse_version(version_text)
     limits = VersionLimits(REGISTRY.min_version, REGISTRY.max_version,
                            REGISTRY.default_version)
-    keys = {mv_request._LIMITS_KEY: limits,
-            'pecan_microversions.registry': REGISTRY}
+    negotiation = mv_request._Negotiation(limits, REGISTRY, None)
 
     class FixedVersion(PecanHook):
         """Every request at one version; no headers read or written."""
@@ -72,8 +70,10 @@ def _fixed_version_hook(version_text: str) -> Any:
         priority = 10
 
         def on_route(self, state: Any) -> None:
-            state.request.environ.update(keys)
-            state.request.api_version = version
+            attrs = state.request.environ.setdefault(mv_request._ADHOC_KEY,
+                                                     {})
+            attrs[mv_request._NEGOTIATION_ATTR] = negotiation
+            attrs['api_version'] = version
 
     return FixedVersion()
 

@@ -45,9 +45,6 @@ __all__ = [
 #: A calendar date (midnight UTC) or a timezone-aware moment.
 When = Union[datetime.date, datetime.datetime]
 
-# WSGI environ key: the hook leaves the registry here for the discovery
-# documents, which report its deprecations.
-_REGISTRY_KEY = 'pecan_microversions.registry'
 _BAD_LINK = re.compile(r'[\s<>"\x00-\x1f\x7f]')
 
 

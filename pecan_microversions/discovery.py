@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from pecan_microversions.deprecation import (
-    _REGISTRY_KEY,
     discovery_entries,
     fully_deprecated,
 )
-from pecan_microversions.request import _current, get_limits
+from pecan_microversions.request import _current, _negotiation, get_limits
 
 __all__ = ['root_document', 'version_document', 'version_object']
 
@@ -48,8 +47,8 @@ def version_object(request: Optional[Any] = None, *, id: str = 'v1',
         'version': str(limits.maximum),
         'links': [{'rel': 'self', 'href': href}],
     }
-    registry = request.environ.get(_REGISTRY_KEY)
-    deprecations = getattr(registry, 'deprecations', ())
+    registry = _negotiation(request).registry  # type: ignore[union-attr]
+    deprecations = registry.deprecations
     if deprecations:
         entries = discovery_entries(deprecations, limits)
         if entries:

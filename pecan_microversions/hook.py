@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import json
 import logging
-import operator
 import threading
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import webob.exc
 import wsme.exc
@@ -30,7 +29,6 @@ from pecan_microversions.config import (
     register_opts,
 )
 from pecan_microversions.deprecation import (
-    _REGISTRY_KEY,
     deprecation_headers,
 )
 from pecan_microversions.errors import (
@@ -49,15 +47,36 @@ from pecan_microversions.negotiation import (
     resolve,
 )
 from pecan_microversions.registry import STANDARD_HEADER, VersionRegistry
-from pecan_microversions.request import _LEGACY_KEY, _LIMITS_KEY
+from pecan_microversions.request import (
+    _ADHOC_KEY,
+    _LEGACY_KEY,
+    _NEGOTIATION_ATTR,
+    _Negotiation,
+)
+from pecan_microversions.version import Version
 
 __all__ = ['MicroversionHook']
 
 LOG = logging.getLogger(__name__)
 _MIN_HEADER = 'OpenStack-API-Minimum-Version'
 _MAX_HEADER = 'OpenStack-API-Maximum-Version'
-_ADHOC_KEY = 'webob.adhoc_attrs'  # where WebOb keeps request.<attribute>
-_NAME = operator.itemgetter(0)  # of a (name, value) header pair
+
+
+class _FastPath(NamedTuple):
+    limits: VersionLimits
+    #: the usual header value ("<service> X.Y") of each accepted version,
+    #: and None (no header) for the default
+    accepted: dict[Optional[str], Version]
+    #: each accepted version's negotiation, response headers ready
+    negotiated: dict[Version, _Negotiation]
+    #: the negotiation for requests whose headers are worked out later
+    general: _Negotiation
+
+
+_NOTHING: dict[str, Any] = {}  # read-only stand-in for a missing dict
+#: Headers a controller may have set that ``after`` must merge, not append.
+_MERGED = frozenset(['vary', STANDARD_HEADER.lower(), _MIN_HEADER.lower(),
+                     _MAX_HEADER.lower()])
 
 
 class MicroversionHook(PecanHook):
@@ -97,15 +116,14 @@ class MicroversionHook(PecanHook):
         self._legacy_keys = tuple(
             (name, 'HTTP_' + name.upper().replace('-', '_'))
             for name in registry.legacy_headers)
+        self._legacy_environ_keys = tuple(key for _, key in self._legacy_keys)
         service = registry.service_type
         self._standard_values = {v: f'{service} {v}'
                                  for v in registry.versions}
         self._plain_values = {v: str(v) for v in registry.versions}
-        self._fast = self._fast_path(self._limits)
-        # version -> (limits, the four headers for it under those limits)
-        self._header_pairs: dict[Any, tuple[VersionLimits, tuple]] = {}
         # Deprecation, Sunset and Link values per deprecated version.
         self._deprecation_headers = deprecation_headers(registry)
+        self._fast = self._fast_path(self._limits)
 
     @property
     def limits(self) -> VersionLimits:
@@ -127,34 +145,55 @@ class MicroversionHook(PecanHook):
         LOG.info('API versions now %s to %s (default %s).', limits.minimum,
                  limits.maximum, limits.default)
 
-    def _fast_path(self, limits: VersionLimits
-                   ) -> tuple[VersionLimits, dict[str, Any]]:
-        """``limits`` and the usual spelling of the standard header's value
-        (``<service> X.Y``) for each version they accept."""
+    def _fast_path(self, limits: VersionLimits) -> _FastPath:
+        """Everything a request needs under ``limits``, built once per
+        configuration: per accepted version, the response headers (version,
+        range, ``Vary``, deprecation) ready to append."""
         service = self.registry.service_type
-        return limits, {f'{service} {v}': v for v in self.registry.versions
-                        if v.matches(limits.minimum, limits.maximum)}
+        versions = [v for v in self.registry.versions
+                    if v.matches(limits.minimum, limits.maximum)]
+        accepted: dict[Optional[str], Version] = {
+            f'{service} {v}': v for v in versions}
+        accepted[None] = limits.default  # no header
+        return _FastPath(
+            limits,
+            accepted,
+            {v: _Negotiation(limits, self.registry,
+                             self._pairs(v, limits)
+                             + tuple(self._deprecation_headers.get(v, ())))
+             for v in versions},
+            _Negotiation(limits, self.registry, None))
 
     def on_route(self, state: Any) -> None:
         environ = state.request.environ
-        limits, accepted = self._fast  # one read: consistent after a reload
-        environ[_LIMITS_KEY] = limits
-        environ[_REGISTRY_KEY] = self.registry  # for discovery
-        # Fast path: "<service> X.Y" exactly, X.Y accepted.  Anything else
-        # goes the general way (legacy headers are not read when the
-        # standard header names this service).
-        version = accepted.get(environ.get(_STANDARD_ENVIRON_KEY))
-        if version is None:
-            text, legacy = requested_version_text(environ, self.registry,
-                                                  self._legacy_keys)
-            if legacy is not None:
-                environ[_LEGACY_KEY] = legacy
-            version = resolve(text, limits, self.registry)
-        # ``request.api_version = version``, as WebOb stores ad hoc request
-        # attributes, without its generic __setattr__.
+        # ``request.api_version = ...`` is stored here by WebOb; write it
+        # directly, without WebOb's generic __setattr__.
         attrs = environ.get(_ADHOC_KEY)
         if attrs is None:
             attrs = environ[_ADHOC_KEY] = {}
+        fast = self._fast  # one read: consistent after a reload
+        # Fast path: "<service> X.Y" exactly, X.Y accepted, or no header at
+        # all (the default) and no legacy header either.  Anything else goes
+        # the general way (legacy headers are not read when the standard
+        # header names this service).
+        raw = environ.get(_STANDARD_ENVIRON_KEY)
+        version = fast.accepted.get(raw)
+        if raw is None:
+            for key in self._legacy_environ_keys:
+                if key in environ:
+                    version = None
+                    break
+        if version is not None:
+            attrs[_NEGOTIATION_ATTR] = fast.negotiated[version]
+        else:
+            attrs[_NEGOTIATION_ATTR] = fast.general  # in place if we raise
+            text, legacy = requested_version_text(environ, self.registry,
+                                                  self._legacy_keys)
+            if legacy is not None:  # noted first: a 400 echoes it too
+                environ[_LEGACY_KEY] = legacy
+            version = resolve(text, fast.limits, self.registry)
+            if legacy is None:
+                attrs[_NEGOTIATION_ATTR] = fast.negotiated[version]
         attrs['api_version'] = version
 
     def on_error(self, state: Any, e: BaseException) -> Optional[APIError]:
@@ -177,9 +216,26 @@ class MicroversionHook(PecanHook):
                         error_code='http.internal_server_error')
 
     def after(self, state: Any) -> None:
-        request = state.request
-        environ = request.environ
+        environ = state.request.environ
         response = state.response
+        attrs = environ.get(_ADHOC_KEY) or _NOTHING
+        negotiation = attrs.get(_NEGOTIATION_ATTR)
+        headers = None if negotiation is None else negotiation.headers
+        if headers is not None and response.status[0] in '123':
+            # The common case: a success, no legacy header, and none of our
+            # headers or Vary set by the controller.  Append and go.
+            headerlist = response.headerlist
+            for name, _ in headerlist:
+                if name[0] in 'OoVv' and name.lower() in _MERGED:
+                    break
+            else:
+                headerlist.extend(headers)
+                return
+        self._after(state, environ, response)
+
+    def _after(self, state: Any, environ: dict[str, Any],
+               response: Any) -> None:
+        """``after`` for errors, legacy headers and headers to merge."""
         error = environ.get(_ERROR_KEY)
         if error is None and isinstance(response, APIError):
             error = response
@@ -189,24 +245,14 @@ class MicroversionHook(PecanHook):
                 error = _from_wsme_fault(response)
             if error is not None and status == error.code:
                 response = state.response = error.to_response(environ)
-        limits = environ.get(_LIMITS_KEY) or self._limits
-        version = (environ.get(_ADHOC_KEY) or {}).get('api_version') or (
-            getattr(request, 'api_version', None) or limits.default)
-        headerlist = response.headerlist
+        attrs = environ.get(_ADHOC_KEY) or _NOTHING
+        negotiation = attrs.get(_NEGOTIATION_ATTR)
+        limits = self._limits if negotiation is None else negotiation.limits
+        version = attrs.get('api_version') or (
+            getattr(state.request, 'api_version', None) or limits.default)
         deprecated = self._deprecation_headers.get(version)
         if deprecated is not None:
-            headerlist.extend(deprecated)
-        legacy = environ.get(_LEGACY_KEY)
-        names = ' '.join(map(_NAME, headerlist)).lower()
-        if legacy is None and 'openstack-api-' not in names and (
-                'vary' not in names):
-            # Nothing to replace or merge (the common case): append.
-            cached = self._header_pairs.get(version)
-            if cached is None or cached[0] is not limits:
-                cached = self._header_pairs[version] = (
-                    limits, self._pairs(version, limits))
-            headerlist.extend(cached[1])
-            return
+            response.headerlist.extend(deprecated)
         (_, standard), (_, minimum), (_, maximum), _ = self._pairs(
             version, limits)
         headers = response.headers
@@ -214,6 +260,7 @@ class MicroversionHook(PecanHook):
         headers[_MIN_HEADER] = minimum
         headers[_MAX_HEADER] = maximum
         vary = [STANDARD_HEADER]
+        legacy = environ.get(_LEGACY_KEY)
         if legacy is not None:
             headers[legacy] = self._plain_values.get(version) or str(version)
             vary.append(legacy)
