@@ -32,6 +32,7 @@ __all__ = ['APIError', 'ERROR_CONTENT_TYPE']
 ERROR_CONTENT_TYPE = 'application/json'
 _ERROR_KEY = 'pecan_microversions.error'
 _REQUEST_ID_KEY = 'openstack.request_id'
+_MAX_DETAIL = 1000
 _INTERNAL_ERROR = ('The server could not complete the request; the error '
                    'is logged.')
 
@@ -39,7 +40,8 @@ _INTERNAL_ERROR = ('The server could not complete the request; the error '
 class APIError(webob.exc.WSGIHTTPException):
     """A client-facing error rendered in the API-WG JSON errors format.
 
-    :param detail: a sentence for the client that names the problem.
+    :param detail: a sentence for the client that names the problem; cut
+        to 1000 characters, so that quoted bad input cannot bloat errors.
     :param status: the HTTP status, 4xx or 5xx.
     :param error_code: the API-WG ``code``, a dotted machine-readable name.
     :param headers: extra response headers, such as ``Allow``.
@@ -56,6 +58,9 @@ class APIError(webob.exc.WSGIHTTPException):
             raise ValueError(f'{status} is not an HTTP error status.')
         self.code = status
         self.title = title
+        if len(detail) > _MAX_DETAIL:  # bad input quoted back stays bounded
+            detail = (f'{detail[:_MAX_DETAIL]}... ({len(detail) - _MAX_DETAIL}'
+                      ' more characters)')
         super().__init__(detail=detail,
                          headers=list(headers.items()) if headers else None)
         self.error_code = error_code

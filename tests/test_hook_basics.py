@@ -22,3 +22,16 @@ def test_pecan_405_detail_names_the_method(app):
     detail = response.json['errors'][0]['detail']
     assert detail == 'The method DELETE is not allowed for this URL.'
     assert response.headers['Allow'] == 'GET'
+
+
+def test_error_detail_quoting_huge_input_is_bounded():
+    import webtest
+
+    from pecan_microversions.demo.app import make_app
+    demo = webtest.TestApp(make_app())
+    response = demo.post_json('/v1/nodes', {'name': 'n' * 1_000_000,
+                                            'hardware_type': 'ipmi'},
+                              headers={'OpenStack-API-Version': 'fleet 1.8'},
+                              status=400)
+    assert len(response.body) < 2000
+    assert response.json['errors'][0]['detail'].endswith('more characters)')
