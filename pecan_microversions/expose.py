@@ -31,6 +31,7 @@ from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
 from pecan_microversions.errors import APIError
+from pecan_microversions.fields import _check_bound
 from pecan_microversions.filtering import _fill_renames, _walk
 from pecan_microversions.request import get_version
 from pecan_microversions.validation import _check, _resolve, _too_deep, check_patch
@@ -71,6 +72,10 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         exposed.__dict__.pop('__signature__', None)
         definition = wsme.api.FunctionDefinition.get(inner)
         target = None if patch_of is None else _resolve(patch_of)
+        # A versioned type never bound to a registry fails here, at import.
+        for datatype in [definition.return_type, target] + [
+                argument.datatype for argument in definition.arguments]:
+            _check_bound(datatype)
 
         # (self, ...) like wsexpose's own wrapper: Pecan's getargspec stops
         # at a function whose first argument is self instead of drilling

@@ -251,6 +251,23 @@ def _binding_of(cls: type) -> Optional[_Binding]:
     return binding
 
 
+def _check_bound(datatype: Any, seen: Optional[set[int]] = None) -> None:
+    """Raise :class:`InvalidDeclarationError` now if ``datatype``, or a
+    type nested in it, has versioned attributes but no registry binding."""
+    seen = set() if seen is None else seen
+    if id(datatype) in seen:
+        return
+    seen.add(id(datatype))
+    if isinstance(datatype, wtypes.ArrayType):
+        _check_bound(datatype.item_type, seen)
+    elif isinstance(datatype, wtypes.DictType):
+        _check_bound(datatype.value_type, seen)
+    elif isinstance(datatype, type) and wtypes.iscomplex(datatype):
+        _binding_of(datatype)
+        for attribute in wtypes.list_attributes(datatype):
+            _check_bound(attribute.datatype, seen)
+
+
 def _parse(what: str, value: Optional[VersionLike]) -> Optional[Version]:
     if value is None:
         return None

@@ -155,6 +155,26 @@ def test_undecorated_versioned_type_is_refused():
         filter_response(Loose(a='x'), Version(1, 0))
 
 
+def test_undecorated_versioned_type_fails_when_the_method_is_defined():
+    from pecan_microversions import versioned_wsexpose
+
+    class Loose(wtypes.Base):
+        a = versioned(wtypes.text, '1.1')
+
+    class Wrapper(wtypes.Base):
+        items = [Loose]
+
+    # Returned directly, nested in a list of another type, or as the body:
+    # refused at import, not with a 500 at the first request.
+    for exposure in [dict(return_type=Loose), dict(return_type=Wrapper),
+                     dict(return_type=None, body=Loose)]:
+        with pytest.raises(InvalidDeclarationError, match='Loose.*not bound'):
+            class Controller:
+                @versioned_wsexpose(**exposure)
+                def post(self, thing=None):
+                    return thing
+
+
 @pytest.mark.parametrize('spec, error, words', [
     (param('1.9'), UnknownVersionError, 'query_parameter GET /x.p'),
     (param('1.2', '1.1'), InvalidDeclarationError, 'before'),
