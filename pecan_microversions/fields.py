@@ -28,6 +28,7 @@ from typing import Any, Optional, TypeVar, Union
 
 from wsme import types as wtypes
 
+from pecan_microversions.errors import APIError
 from pecan_microversions.registry import (
     InvalidDeclarationError,
     UnknownVersionError,
@@ -140,6 +141,46 @@ class _ValueRule:
         self.allowed = {v: frozenset(value for value, (lo, hi) in ranges.items()
                                      if v.matches(lo, hi))
                         for v in versions}
+
+    def check(self, value: Any, version: Version, subject: str,
+              unavailable_status: int) -> None:
+        """Refuse ``value`` of ``subject`` (e.g. ``"query parameter 'x'"``)
+        unless ``version`` allows it.
+
+        :raises ~pecan_microversions.errors.APIError: ``unavailable_status``
+            for a value that exists at other versions, 400 for one that never
+            does.
+        """
+        allowed = self.allowed[version]
+        try:
+            if value in allowed:
+                return
+            declared = self.ranges.get(value)
+        except TypeError:  # an unhashable value (a list, a dict)
+            declared = None
+        if declared is not None:
+            raise APIError(
+                f'Value {value!r} of {subject} is not available at version '
+                f'{version}; it exists {_range_text(*declared)}.',
+                status=unavailable_status,
+                error_code='microversion.value_unavailable')
+        raise APIError(
+            f'Invalid value {value!r} for {subject}; allowed at version '
+            f'{version}: {", ".join(sorted(map(str, allowed)))}.',
+            error_code='microversion.invalid_value')
+
+
+def _range_text(low: Optional[Version], high: Optional[Version]) -> str:
+    """A version range in words: ``from version 1.2 to 1.5``, ..."""
+    if low is None and high is None:
+        return 'at every version'
+    if high is None:
+        return f'from version {low} on'
+    if low is None:
+        return f'up to version {high}'
+    if low == high:
+        return f'only at version {low}'
+    return f'from version {low} to {high}'
 
 
 class _Binding:

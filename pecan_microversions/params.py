@@ -35,12 +35,12 @@ from pecan_microversions.errors import APIError
 from pecan_microversions.fields import (
     ValueRange,
     VersionLike,
+    _range_text,
     _value_rule,
     _ValueRule,
 )
 from pecan_microversions.registry import InvalidDeclarationError, VersionRegistry
 from pecan_microversions.request import get_version
-from pecan_microversions.validation import _range_text
 from pecan_microversions.version import Version
 
 __all__ = ['QueryParam', 'param', 'query_params']
@@ -129,21 +129,8 @@ class _ParamRules:
 
     def _check_value(self, name: str, rule: _ValueRule, value: str,
                      version: Version) -> None:
-        allowed = rule.allowed[version]
-        if value in allowed:
-            return
-        declared = rule.ranges.get(value)
-        if declared is not None:
-            raise APIError(
-                f'Value {value!r} of query parameter {name!r} is not '
-                f'available at version {version}; it exists '
-                f'{_range_text(*declared)}.',
-                status=self.registry.unavailable_status,
-                error_code='microversion.value_unavailable')
-        raise APIError(
-            f'Invalid value {value!r} for query parameter {name!r}; allowed '
-            f'at version {version}: {", ".join(sorted(allowed))}.',
-            error_code='microversion.invalid_value')
+        rule.check(value, version, f'query parameter {name!r}',
+                   self.registry.unavailable_status)
 
 
 def query_params(registry: VersionRegistry, owner: str, /,

@@ -25,7 +25,12 @@ import jsonpointer
 from wsme import types as wtypes
 
 from pecan_microversions.errors import APIError
-from pecan_microversions.fields import _Binding, _binding_of, _ValueRule
+from pecan_microversions.fields import (
+    _Binding,
+    _binding_of,
+    _range_text,
+    _ValueRule,
+)
 from pecan_microversions.request import get_version
 from pecan_microversions.version import Version
 
@@ -230,24 +235,8 @@ def _check_available(binding: _Binding, name: str, version: Version,
 
 def _check_value_rule(binding: _Binding, name: str, rule: _ValueRule,
                       value: Any, version: Version, field: str) -> None:
-    allowed = rule.allowed[version]
-    try:
-        if value in allowed:
-            return
-        declared = rule.ranges.get(value)
-    except TypeError:  # an unhashable value (a list, a dict)
-        declared = None
-    if declared is not None:
-        raise APIError(
-            f'Value {value!r} of field {field!r} of {binding.resource} is not '
-            f'available at version {version}; it exists '
-            f'{_range_text(*declared)}.',
-            status=binding.registry.unavailable_status,
-            error_code='microversion.value_unavailable')
-    raise APIError(
-        f'Invalid value {value!r} for field {field!r}; allowed at version '
-        f'{version}: {", ".join(sorted(map(str, allowed)))}.',
-        error_code='microversion.invalid_value')
+    rule.check(value, version, f'field {field!r} of {binding.resource}',
+               binding.registry.unavailable_status)
 
 
 def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
@@ -326,18 +315,6 @@ def _too_deep() -> APIError:
 
 def _patch_error(detail: str) -> APIError:
     return APIError(detail, status=400, error_code='microversion.invalid_patch')
-
-
-def _range_text(low: Optional[Version], high: Optional[Version]) -> str:
-    if low is None and high is None:
-        return 'at every version'
-    if high is None:
-        return f'from version {low} on'
-    if low is None:
-        return f'up to version {high}'
-    if low == high:
-        return f'only at version {low}'
-    return f'from version {low} to {high}'
 
 
 def _join(label: str, name: str) -> str:
