@@ -35,3 +35,14 @@ def test_readme_holds_the_two_set_up_commands():
     test_command = ("sh tools/install-test-packages && "
                     "python -m pip install -e '.[test]' && python -m pytest")
     assert test_command in text and test_command in ci
+
+
+def test_readme_is_valid_restructuredtext():
+    import io
+
+    import docutils.core
+    warnings = io.StringIO()
+    docutils.core.publish_doctree(
+        README.read_text(),
+        settings_overrides={'warning_stream': warnings, 'report_level': 2})
+    assert warnings.getvalue() == ''
