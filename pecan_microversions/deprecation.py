@@ -197,9 +197,9 @@ def resolve_deprecations(registry: VersionRegistry,
                 f'Deprecation: last version {last} is before first version '
                 f'{first}.')
         resolved.append(dataclasses.replace(item, first=first, last=last))
-    resolved.sort(key=lambda d: d.first)
+    resolved.sort(key=lambda d: as_version(d.first))
     for before, after in zip(resolved, resolved[1:], strict=False):
-        if after.first <= before.last:
+        if as_version(after.first) <= as_version(before.last):
             raise OverlappingDeprecationError(
                 f'Deprecated ranges {before.first}-{before.last} and '
                 f'{after.first}-{after.last} overlap.')

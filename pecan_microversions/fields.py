@@ -34,12 +34,11 @@ from pecan_microversions.registry import (
     UnknownVersionError,
     VersionRegistry,
 )
-from pecan_microversions.version import InvalidVersion, Version, as_version
+from pecan_microversions.version import InvalidVersion, Version, VersionLike, as_version
 
 __all__ = ['VersionedAttr', 'versioned', 'versioned_resource',
            'visible_fields']
 
-VersionLike = Union[str, Version, tuple[int, int]]
 #: A value's range: ``None`` (always), ``'X.Y'`` (introduced) or a pair
 #: ``(introduced, last)`` in which either may be ``None``.
 ValueRange = Union[None, VersionLike, tuple[Optional[VersionLike],

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple, Optional, Union
 
 from pecan_microversions.deprecation import Deprecation, deprecation_at
 from pecan_microversions.registry import Declaration, VersionRegistry
-from pecan_microversions.version import Version
+from pecan_microversions.version import Version, VersionLike
 
 __all__ = [
     'FORMATS',
@@ -64,7 +64,6 @@ _KINDS: dict[str, tuple[str, str]] = {
 _PLACEHOLDERS = frozenset({'todo', 'tbd', 'fixme', 'xxx', 'wip', '...', '-',
                            'n/a', 'none', 'description'})
 
-VersionLike = Union[str, Version, tuple[int, int]]
 Grouped = dict[str, dict[str, list[str]]]
 _Key = tuple[str, str, str]
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, Optional, Protocol, Union
+from typing import Any, NamedTuple, Optional, Protocol
 
 import pecan
 import pecan.rest
@@ -56,7 +56,7 @@ from pecan_microversions.registry import (
     VersionRegistry,
 )
 from pecan_microversions.request import get_version
-from pecan_microversions.version import Version
+from pecan_microversions.version import Version, VersionLike
 
 __all__ = [
     'METHOD',
@@ -83,7 +83,6 @@ METHOD = 'method'
 #: The registry declaration kind of a versioned sub-resource.
 RESOURCE = 'resource'
 
-VersionLike = Union[str, Version, tuple[int, int]]
 _MISSING_STATUSES = (404, 405)
 _NOT_FOUND_CODE = 'microversion.method_not_found'
 _NOT_ALLOWED_CODE = 'microversion.method_not_allowed'
@@ -308,7 +307,7 @@ def _copy_exposure(source: Callable[..., Any], target: Any) -> None:
     if getattr(source, 'exposed', False):
         target.exposed = True
     if getattr(source, 'custom_route', None) is not None:
-        target.custom_route = source.custom_route
+        target.custom_route = source.custom_route  # type: ignore[attr-defined]
 
 
 def _check_function(function: Any) -> None:
@@ -453,7 +452,7 @@ def _allowed_methods(dispatcher: Any, controller: Any,
     if root is None and config.get('generic_handler'):
         root = _generic_root(dispatcher, controller)
     if root is not None:
-        allowed = set()
+        allowed: set[str] = set()
         for method, handler in root._pecan['generic_handlers'].items():
             if _available(handler, version):
                 allowed.update(('GET', 'HEAD') if method == 'DEFAULT'

@@ -12,7 +12,12 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Optional
 
-from pecan_microversions.version import InvalidVersion, Version, as_version
+from pecan_microversions.version import (
+    InvalidVersion,
+    Version,
+    VersionLike,
+    as_version,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from pecan_microversions.deprecation import Deprecation
@@ -169,7 +174,7 @@ class VersionRegistry:
         """Whether ``version`` is one of the history's versions."""
         return version in self._known
 
-    def known_version(self, value: str | Version | tuple[int, int],
+    def known_version(self, value: VersionLike,
                       what: str = 'version') -> Version:
         """Return ``value`` as a :class:`Version` that is in the history.
 
@@ -199,8 +204,8 @@ class VersionRegistry:
                 if index + 1 < len(self.versions) else None)
 
     def declare(self, kind: str, owner: str, name: str,
-                introduced: str | Version | None = None,
-                last: str | Version | None = None) -> Declaration:
+                introduced: Optional[VersionLike] = None,
+                last: Optional[VersionLike] = None) -> Declaration:
         """Record that ``owner``'s ``name`` of ``kind`` exists in a range.
 
         Used by the field, parameter and method declarations; services rarely

@@ -30,12 +30,12 @@ version: a field newer than the version, or one already removed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple, Optional, Union
+from typing import Any, NamedTuple, Optional
 
 import pytest
 
 from pecan_microversions.registry import STANDARD_HEADER, VersionRegistry
-from pecan_microversions.version import Version
+from pecan_microversions.version import Version, VersionLike
 
 __all__ = [
     'Sample',
@@ -47,7 +47,6 @@ __all__ = [
     'versions_between',
 ]
 
-VersionLike = Union[str, Version, tuple[int, int]]
 
 
 def versions_between(registry: VersionRegistry,

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, Union
 
-__all__ = ['LATEST', 'InvalidVersion', 'Version', 'parse_version']
+__all__ = ['LATEST', 'InvalidVersion', 'Version', 'VersionLike',
+           'parse_version']
 
 #: The special request value that selects the service's maximum version.
 LATEST = 'latest'
@@ -70,7 +71,11 @@ def parse_version(text: str) -> Version:
     return Version(int(match.group(1)), int(match.group(2)))
 
 
-def as_version(value: str | Version | tuple[int, int]) -> Version:
+#: What declarations accept for a version: ``"X.Y"``, ``(X, Y)`` or a Version.
+VersionLike = Union[str, Version, tuple[int, int]]
+
+
+def as_version(value: VersionLike) -> Version:
     """Coerce a declaration's ``"X.Y"`` or ``(X, Y)`` to a :class:`Version`."""
     if isinstance(value, Version):
         return value

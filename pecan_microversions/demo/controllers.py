@@ -154,7 +154,7 @@ class NodesController(VersionedRestController):
     def post(self, node: Node) -> Node:
         return Node.from_stored(self._create(node), _base_url())
 
-    @post.version('1.5')
+    @post.version('1.5')  # type: ignore[no-redef]
     @versioned_wsexpose(Node, body=Node, status_code=201)
     def post(self, node: Node) -> Node:  # noqa: F811
         created = Node.from_stored(self._create(node), _base_url())

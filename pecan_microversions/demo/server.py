@@ -56,8 +56,9 @@ def _join_repeated_version_headers() -> None:
     line alone, losing the other services' entries.
     """
     name = b'Openstack-Api-Version'  # as cheroot title-cases header names
-    if name not in cheroot.server.comma_separated_headers:
-        cheroot.server.comma_separated_headers.append(name)
+    headers = cheroot.server.comma_separated_headers  # type: ignore[attr-defined]
+    if name not in headers:
+        headers.append(name)
 
 
 def make_server(app: Callable[..., Any], host: str, port: int,

@@ -36,7 +36,7 @@ class NodeStore:
     def create(self, fields: dict[str, Any], uuid: Optional[str] = None,
                created_at: Optional[datetime.datetime] = None
                ) -> dict[str, Any]:
-        node = {'uuid': uuid or str(uuidlib.uuid4()),
+        node: dict[str, Any] = {'uuid': uuid or str(uuidlib.uuid4()),
                 'created_at': created_at or datetime.datetime.now(
                     datetime.timezone.utc),
                 'name': None, 'driver': None, 'description': None,
