@@ -388,17 +388,22 @@ def render_rst(registry: VersionRegistry,
         out += [heading, '-' * len(heading), '', v.description, '']
         if v.deprecation is not None:
             out += [_deprecation_line(v.deprecation, False), '']
-        out += _rst_changes(v)
+        out += _change_lines(v, '{}:', '*', '``')
     return '\n'.join(out).rstrip('\n') + '\n'
 
 
-def _rst_changes(v: VersionChanges) -> list[str]:
+def _change_lines(v: VersionChanges, title: str, bullet: str,
+                  code: str) -> list[str]:
+    """The added/removed/changed lists of one version, in either markup.
+
+    :param title: the label format, e.g. ``'{}:'`` or ``'**{}:**'``.
+    """
     out: list[str] = []
-    for title, changes in (('Added', v.added), ('Removed', v.removed),
+    for label, changes in (('Added', v.added), ('Removed', v.removed),
                            ('Changed', v.changed)):
         if changes:
-            out += [f'{title}:', '']
-            out += [f'* {line}' for line in _lines(group(changes), '``')]
+            out += [title.format(label), '']
+            out += [f'{bullet} {line}' for line in _lines(group(changes), code)]
             out.append('')
     if v.empty:
         out += ['No declared changes.', '']
@@ -414,14 +419,7 @@ def render_markdown(registry: VersionRegistry,
         out += [f'## Version {v.version}', '', v.description, '']
         if v.deprecation is not None:
             out += [_deprecation_line(v.deprecation, True), '']
-        for title, changes in (('Added', v.added), ('Removed', v.removed),
-                               ('Changed', v.changed)):
-            if changes:
-                out += [f'**{title}:**', '']
-                out += [f'- {line}' for line in _lines(group(changes), '`')]
-                out.append('')
-        if v.empty:
-            out += ['No declared changes.', '']
+        out += _change_lines(v, '**{}:**', '-', '`')
     return '\n'.join(out).rstrip('\n') + '\n'
 
 

@@ -13,6 +13,20 @@ def app():
 
 
 @pytest.fixture
+def store():
+    """A fresh fleet demo store, seeded with its three nodes."""
+    from pecan_microversions.demo.store import NodeStore
+    return NodeStore.seeded()
+
+
+@pytest.fixture
+def api(store):
+    """The fleet demo under webtest, over the ``store`` fixture's store."""
+    from pecan_microversions.demo.app import make_app
+    return webtest.TestApp(make_app(store=store))
+
+
+@pytest.fixture
 def serve():
     """Serve a WSGI app with a real cheroot server on a free local port.
 

@@ -5,10 +5,6 @@ standard header; the legacy header is covered at the end.
 """
 
 import pytest
-import webtest
-
-from pecan_microversions.demo.app import make_app
-from pecan_microversions.demo.store import NodeStore
 
 SEED = '00000000-0000-0000-0000-000000000001'
 SEED_2 = '00000000-0000-0000-0000-000000000002'
@@ -30,16 +26,6 @@ def expected_fields(version):
 
 def hdr(version):
     return {'OpenStack-API-Version': f'fleet {version}'}
-
-
-@pytest.fixture
-def store():
-    return NodeStore.seeded()
-
-
-@pytest.fixture
-def api(store):
-    return webtest.TestApp(make_app(store=store))
 
 
 def assert_error(response, status):

@@ -14,9 +14,7 @@ from __future__ import annotations
 import json
 
 import pytest
-import webtest
 
-from pecan_microversions.demo.app import make_app
 from pecan_microversions.demo.store import NodeStore
 
 SEED = '00000000-0000-0000-0000-000000000001'
@@ -230,16 +228,6 @@ QUERY_CASES = [
 
 def snapshot(store: NodeStore) -> list[dict]:
     return store.list()
-
-
-@pytest.fixture
-def store():
-    return NodeStore.seeded()
-
-
-@pytest.fixture
-def api(store):
-    return webtest.TestApp(make_app(store=store))
 
 
 def send(api, method, path, version, raw, content_type):
