@@ -279,7 +279,13 @@ def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
     result.__doc__ = first.__doc__
     # Pecan reads the argument list with inspect.getfullargspec, which
     # honours __signature__: routing sees the implementations' arguments.
-    result.__signature__ = inspect.signature(first, follow_wrapped=False)
+    # A wrapper's (*args, **kwargs) would make Pecan search this function's
+    # closure (which holds the dispatcher itself); take what it wraps, as
+    # Pecan's own search would.
+    signature = inspect.signature(first, follow_wrapped=False)
+    if next(iter(signature.parameters), None) != 'self':
+        signature = inspect.signature(first)
+    result.__signature__ = signature
     result.versioned = versioned
     result.version = lambda low, high=None: _extend(result, low, high)
     source = previous if previous is not None else first

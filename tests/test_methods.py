@@ -421,3 +421,37 @@ def test_default_owner_is_the_controller_path():
     assert declaration.name == 'm'
     assert method_changes(registry, '1.2') == [
         MethodChange('added', METHOD, declaration.owner, 'm')]
+
+
+def test_api_version_over_a_wrapper_routes_in_a_rest_controller():
+    """api_version above another decorator whose wrapper takes (*args,
+    **kwargs): Pecan must still read the method's real arguments (it used
+    to recurse through the dispatcher's closure: a 500)."""
+    import webtest
+    from pecan import rest
+
+    from pecan_microversions import MicroversionHook, query_params
+
+    registry = VersionRegistry('wrap', [('1.0', 'a'), ('1.1', 'b')])
+
+    class Things(rest.RestController):
+        @api_version(registry, '1.1', missing_status=405)
+        @query_params(registry, 'PATCH /things/{id}')
+        @pecan.expose('json')
+        def patch(self, thing_id):
+            return {'patched': thing_id}
+
+        @pecan.expose('json')
+        def get_one(self, thing_id):
+            return {'id': thing_id}
+
+    app = webtest.TestApp(pecan.make_app(
+        Things(), hooks=[MicroversionHook(registry)]))
+    at_1_1 = {'OpenStack-API-Version': 'wrap 1.1'}
+    assert app.patch('/t1', headers=at_1_1).json == {'patched': 't1'}
+    assert app.patch('/t1', headers={'OpenStack-API-Version': 'wrap 1.0'},
+                     status=405).json['errors'][0]['code'] == (
+        'microversion.method_not_allowed')
+    assert app.patch('/t1?x=1', headers=at_1_1,
+                     status=400).json['errors'][0]['code'] == (
+        'microversion.unknown_query_parameter')

@@ -163,6 +163,7 @@ class NodesController(VersionedRestController):
 
     @api_version(REGISTRY, '1.3', missing_status=405,
                  endpoint='PATCH /v1/nodes/{uuid}')
+    @query_params(REGISTRY, 'PATCH /v1/nodes/{uuid}')  # none: refuse any
     @pecan.expose('json')
     def patch(self, uuid: str) -> Any:
         request = pecan.request

@@ -257,6 +257,18 @@ def test_bad_patches_are_400_and_change_nothing(api, store, ops):
     assert store.list() == before
 
 
+def test_patch_query_parameters_are_refused_not_ignored(api, store):
+    before = store.list()
+    response = api.patch(f'/v1/nodes/{SEED}?dry_run=1', '[{"op": "replace", '
+                         '"path": "/name", "value": "x"}]',
+                         headers=dict(hdr('1.3'), **{
+                             'Content-Type': 'application/json'}),
+                         expect_errors=True)
+    error = assert_error(response, 400)
+    assert 'dry_run' in error['detail']
+    assert store.list() == before
+
+
 def test_patch_unknown_node_is_404(api):
     assert_error(patch(api, '1.3', [], uuid='nope', expect_errors=True), 404)
 
