@@ -105,30 +105,25 @@ class MicroversionHook(PecanHook):
                  conf: Optional[cfg.ConfigOpts] = None,
                  group: str = DEFAULT_GROUP) -> None:
         self.registry = registry
-        self._conf = conf
         self._group = group
         if conf is not None:
             register_opts(conf, group)
-        self._limits = read_limits(registry, conf, group)
+        limits = read_limits(registry, conf, group)
         self._lock = threading.Lock()
-        if conf is not None:
-            conf.register_mutate_hook(self._reload)
         self._legacy_keys = tuple(
             (name, 'HTTP_' + name.upper().replace('-', '_'))
             for name in registry.legacy_headers)
         self._legacy_environ_keys = tuple(key for _, key in self._legacy_keys)
-        service = registry.service_type
-        self._standard_values = {v: f'{service} {v}'
-                                 for v in registry.versions}
-        self._plain_values = {v: str(v) for v in registry.versions}
         # Deprecation, Sunset and Link values per deprecated version.
         self._deprecation_headers = deprecation_headers(registry)
-        self._fast = self._fast_path(self._limits)
+        self._fast = self._fast_path(limits)
+        if conf is not None:  # last: a reload finds the tables in place
+            conf.register_mutate_hook(self._reload)
 
     @property
     def limits(self) -> VersionLimits:
         """The range accepted now, after the operator's floor and cap."""
-        return self._limits
+        return self._fast.limits
 
     def _reload(self, conf: cfg.ConfigOpts, fresh: Any) -> None:
         """Mutate hook: re-read the floor and cap after a config reload."""
@@ -137,11 +132,11 @@ class MicroversionHook(PecanHook):
                 limits = read_limits(self.registry, conf, self._group)
             except ConfigurationError as exc:
                 LOG.error('Keeping API versions %s to %s: the reloaded '
-                          'configuration is invalid: %s', self._limits.minimum,
-                          self._limits.maximum, exc)
+                          'configuration is invalid: %s', self.limits.minimum,
+                          self.limits.maximum, exc)
                 return
+            # One assignment: a request sees the old tables or the new.
             self._fast = self._fast_path(limits)
-            self._limits = limits  # one assignment: requests see old or new
         LOG.info('API versions now %s to %s (default %s).', limits.minimum,
                  limits.maximum, limits.default)
 
@@ -247,9 +242,8 @@ class MicroversionHook(PecanHook):
                 response = state.response = error.to_response(environ)
         attrs = environ.get(_ADHOC_KEY) or _NOTHING
         negotiation = attrs.get(_NEGOTIATION_ATTR)
-        limits = self._limits if negotiation is None else negotiation.limits
-        version = attrs.get('api_version') or (
-            getattr(state.request, 'api_version', None) or limits.default)
+        limits = self.limits if negotiation is None else negotiation.limits
+        version = attrs.get('api_version') or limits.default
         deprecated = self._deprecation_headers.get(version)
         if deprecated is not None:
             response.headerlist.extend(deprecated)
@@ -262,7 +256,7 @@ class MicroversionHook(PecanHook):
         vary = [STANDARD_HEADER]
         legacy = environ.get(_LEGACY_KEY)
         if legacy is not None:
-            headers[legacy] = self._plain_values.get(version) or str(version)
+            headers[legacy] = str(version)
             vary.append(legacy)
         _append_vary(headers, vary)
 
@@ -273,11 +267,9 @@ class MicroversionHook(PecanHook):
         The minimum and maximum are the range this request was judged by,
         even if a reload came since.
         """
-        plain = self._plain_values
-        return ((STANDARD_HEADER, self._standard_values.get(version)
-                 or f'{self.registry.service_type} {version}'),
-                (_MIN_HEADER, plain.get(limits.minimum) or str(limits.minimum)),
-                (_MAX_HEADER, plain.get(limits.maximum) or str(limits.maximum)),
+        return ((STANDARD_HEADER, f'{self.registry.service_type} {version}'),
+                (_MIN_HEADER, str(limits.minimum)),
+                (_MAX_HEADER, str(limits.maximum)),
                 ('Vary', STANDARD_HEADER))
 
 

@@ -28,11 +28,6 @@ __all__ = ['ConfigurationError', 'VersionLimits', 'limits_for', 'resolve',
 
 _STANDARD_ENVIRON_KEY = 'HTTP_OPENSTACK_API_VERSION'
 
-#: Version texts already parsed, so that the common requests skip the regular
-#: expression.  Bounded: clients choose the texts.
-_parsed: dict[str, Version] = {}
-_PARSED_SIZE = 1024
-
 
 class ConfigurationError(ValueError):
     """Operator configuration contradicts the registry."""
@@ -101,15 +96,8 @@ def requested_version_text(environ: Mapping[str, Any],
     """
     standard = environ.get(_STANDARD_ENVIRON_KEY)
     if standard:
-        if ',' in standard:
-            text = microversion_parse.check_standard_header(
-                {'openstack-api-version': standard}, registry.service_type)
-        else:
-            # One entry, the common case: what microversion-parse does for
-            # it, without building a dict and catching exceptions.
-            parts = standard.split(None, 1)
-            text = (parts[1].strip() if len(parts) == 2 and parts[0].lower()
-                    == registry.service_type.lower() else None)
+        text = microversion_parse.check_standard_header(
+            {'openstack-api-version': standard}, registry.service_type)
         if text:
             return text, None
     for name, key in legacy_keys:
@@ -132,17 +120,13 @@ def resolve(text: Optional[str], limits: VersionLimits,
     """
     if not text:
         return limits.default
-    version = _parsed.get(text)
-    if version is None:
-        if text.lower() == LATEST:
-            return limits.maximum
-        try:
-            version = parse_version(text)
-        except InvalidVersion as exc:
-            raise _version_error(
-                str(exc), 400, 'microversion.invalid', limits) from None
-        if len(_parsed) < _PARSED_SIZE:
-            _parsed[text] = version
+    if text.lower() == LATEST:
+        return limits.maximum
+    try:
+        version = parse_version(text)
+    except InvalidVersion as exc:
+        raise _version_error(
+            str(exc), 400, 'microversion.invalid', limits) from None
     if not (limits.minimum <= version <= limits.maximum
             and registry.is_known(version)):
         raise _version_error(
