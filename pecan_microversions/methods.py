@@ -465,10 +465,14 @@ def _allowed_methods(dispatcher: Any, controller: Any,
                                else (method,))
         return sorted(allowed)
     if isinstance(controller, pecan.rest.RestController):
-        return sorted(method for method, names in _rest_shape(
+        methods = {method for method, names in _rest_shape(
             controller, dispatcher.__name__).items()
             if any(_available(getattr(controller, name, None), version)
-                   for name in names))
+                   for name in names)}
+        if 'GET' in methods and isinstance(controller,
+                                           VersionedRestController):
+            methods.add('HEAD')  # answered like GET
+        return sorted(methods)
     return []
 
 
@@ -505,7 +509,17 @@ class VersionedRestController(pecan.rest.RestController):
     every handler it has.  This subclass drops from that list the versioned
     handlers that do not exist at the request's version.  Otherwise it is a
     plain ``RestController``; versioned methods work without it.
+
+    ``HEAD`` is answered like ``GET`` (the same handler, so the same status
+    and headers at each version) without a body, unless the controller has
+    a ``head`` handler of its own.
     """
+
+    def _handle_head(self, method: str, remainder: list[str],
+                     request: Optional[Any] = None) -> Any:
+        if self._find_controller('head'):
+            return self._handle_unknown_method(method, remainder, request)
+        return self._handle_get('get', remainder, request)
 
     @pecan.expose()
     def _route(self, args: list[str], request: Optional[Any] = None
@@ -521,6 +535,8 @@ class VersionedRestController(pecan.rest.RestController):
                                     for name in (_REST_GET_NAMES
                                                  if method == 'GET'
                                                  else (method.lower(),)))]
+                if 'GET' in exc.allow and 'HEAD' not in exc.allow:
+                    exc.allow = sorted([*exc.allow, 'HEAD'])
                 exc._microversion_allow = True  # the innermost one decides
             raise
 

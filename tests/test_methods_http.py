@@ -245,8 +245,8 @@ def test_generic_405_allow_lists_handlers_at_the_version(app, version, allow):
 
 
 @pytest.mark.parametrize('version,allow', [
-    ('1.1', 'DELETE, GET'),          # PATCH from 1.3
-    ('1.5', 'DELETE, GET, PATCH'),
+    ('1.1', 'DELETE, GET, HEAD'),    # PATCH from 1.3; HEAD answered as GET
+    ('1.5', 'DELETE, GET, HEAD, PATCH'),
 ])
 def test_rest_405_allow_lists_item_methods_at_the_version(app, version, allow):
     response = call(app, 'PUT', '/v1/things/x', version, V1_BODY)
@@ -254,20 +254,30 @@ def test_rest_405_allow_lists_item_methods_at_the_version(app, version, allow):
     assert response.headers['Allow'] == allow
 
 
-@pytest.mark.parametrize('method', ['HEAD', 'OPTIONS'])
 @pytest.mark.parametrize('path', ['/v1/things', '/v1/things/x'])
 @pytest.mark.parametrize('version,allow', [
-    ('1.0', 'DELETE, GET, POST'),
-    ('1.3', 'DELETE, GET, PATCH, POST, PUT'),
-    ('1.6', 'GET, PATCH, POST'),
+    ('1.0', 'DELETE, GET, HEAD, POST'),
+    ('1.3', 'DELETE, GET, HEAD, PATCH, POST, PUT'),
+    ('1.6', 'GET, HEAD, PATCH, POST'),
 ])
-def test_rest_head_options_never_reach_methods(app, method, path, version,
-                                               allow):
-    # RestController has no HEAD/OPTIONS handlers: Pecan answers 405 itself,
-    # and VersionedRestController keeps out-of-range methods out of Allow.
-    response = call(app, method, path, version)
-    assert_error(response, method, version, 405, 'http.method_not_allowed')
+def test_rest_options_never_reaches_methods(app, path, version, allow):
+    # RestController has no OPTIONS handler: Pecan answers 405 itself, and
+    # VersionedRestController keeps out-of-range methods out of Allow.
+    response = call(app, 'OPTIONS', path, version)
+    assert_error(response, 'OPTIONS', version, 405, 'http.method_not_allowed')
     assert response.headers['Allow'] == allow
+
+
+@pytest.mark.parametrize('path', ['/v1/things', '/v1/things/x'])
+@pytest.mark.parametrize('version', ['1.0', '1.3', '1.6'])
+def test_rest_head_is_answered_like_get(app, path, version):
+    got = call(app, 'GET', path, version)
+    head = call(app, 'HEAD', path, version)
+    assert head.status_int == got.status_int
+    assert head.body == b''
+    if got.status_int >= 400:  # the error's detail names HEAD, not GET
+        del got.headers['Content-Length'], head.headers['Content-Length']
+    assert dict(head.headers) == dict(got.headers)
 
 
 def test_head_inside_range_reaches_plain_method(app):

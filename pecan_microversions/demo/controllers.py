@@ -64,7 +64,7 @@ def _bad_request(detail: str, code: str) -> APIError:
     return APIError(detail, status=400, error_code=code)
 
 
-class NodeStatesController(rest.RestController):
+class NodeStatesController(VersionedRestController):
     """``/v1/nodes/<uuid>/states`` (1.0 to 1.6)."""
 
     def __init__(self, store: NodeStore) -> None:
