@@ -33,7 +33,7 @@ def test_readme_holds_the_two_set_up_commands():
             in text)
     ci = (README.parent / '.ci' / 'run').read_text()
     test_command = ("sh tools/install-test-packages && "
-                    "python -m pip install -e '.[test]' && python -m pytest")
+                    "python -m pip install -e '.[test,docs]' && python -m pytest")
     assert test_command in text and test_command in ci
 
 

@@ -27,7 +27,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         serve(make_app(), args.host, args.port)
     except OSError as exc:
         logging.getLogger('pecan_microversions.demo').error(
-            'Cannot listen on %s:%d: %s', args.host, args.port, exc)
+            'Cannot listen on %s:%d: %s. If the port is taken, choose '
+            'another with --port (for example --port 8081, or --port 0 for '
+            'any free port).', args.host, args.port, exc)
         return 1
     return 0
 

@@ -63,6 +63,7 @@ def test_demo_reports_a_port_it_cannot_use():
             capture_output=True, text=True, timeout=30)
         assert second.returncode == 1
         assert 'Cannot listen on 127.0.0.1:' + port in second.stderr
+        assert 'choose another with --port' in second.stderr
     finally:
         process.terminate()
         process.communicate(timeout=20)

@@ -1,7 +1,7 @@
 """A shared cache keeps versions apart because of ``Vary``.
 
-nginx (the Debian package, ``/usr/sbin/nginx``; ``.ci/run`` installs it) runs
-from the test as a caching reverse proxy in front of the demo under its real
+nginx (the Debian package, ``/usr/sbin/nginx``, which
+``sudo sh tools/install-test-packages`` installs) runs from the test as a caching reverse proxy in front of the demo under its real
 server, with its own prefix, pid, logs and cache in ``tmp_path`` and a free
 127.0.0.1 port.  The proxy caches 200 answers for a minute and does not touch
 ``Vary``.  The same node URL fetched at 1.0 and at 1.1 (which adds
@@ -69,8 +69,8 @@ def _free_port() -> int:
 def _nginx_binary() -> str:
     path = NGINX if os.access(NGINX, os.X_OK) else shutil.which('nginx')
     if path is None:
-        pytest.fail('nginx is not installed: run .ci/run, which installs the '
-                    'Debian package (apt-get install -y nginx).')
+        pytest.fail('nginx is not installed: run '
+                    "'sudo sh tools/install-test-packages'.")
     return path
 
 
