@@ -7,6 +7,8 @@
     pecan-microversions diff     myservice.api.versions:REGISTRY 1.2 1.6
     pecan-microversions check    myservice.api.versions:REGISTRY \\
         --releasenotes releasenotes/
+    pecan-microversions openapi  myservice.api.versions:REGISTRY 1.4 \\
+        --app myservice.api.app:make_app
 
 Declarations are made when the modules holding the fields and methods are
 imported; if the registry's module does not import them, name them with
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import os
 import sys
@@ -27,8 +30,10 @@ from typing import Any, Optional, TextIO
 
 from pecan_microversions import history
 from pecan_microversions.registry import RegistryError, VersionRegistry
+from pecan_microversions.tools import openapi, routes
+from pecan_microversions.version import Version
 
-__all__ = ['LoadError', 'load_registry', 'main']
+__all__ = ['LoadError', 'load_app', 'load_registry', 'main']
 
 
 class LoadError(Exception):
@@ -86,6 +91,35 @@ def load_registry(spec: str, imports: Sequence[str] = ()) -> VersionRegistry:
     return target
 
 
+def load_app(spec: str) -> Any:
+    """The Pecan app or root controller at ``package.module:attribute``.
+
+    A function there (such as ``make_app``) is called without arguments and
+    its result used.
+
+    :raises LoadError: the path does not load or the function fails.
+    """
+    module_name, sep, attribute = spec.partition(':')
+    if not sep or not module_name or not attribute:
+        raise LoadError(f'Invalid app path {spec!r}: expected '
+                        'package.module:attribute, e.g. '
+                        'myservice.api.app:make_app.')
+    target: Any = _import(module_name, 'module')
+    for part in attribute.split('.'):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise LoadError(f'Module {module_name!r} has no attribute '
+                            f'{attribute!r}.') from None
+    if inspect.isfunction(target):
+        try:
+            target = target()
+        except Exception as exc:  # noqa: BLE001 - reported to the user
+            raise LoadError(f'Calling {spec}() failed: '
+                            f'{type(exc).__name__}: {exc}', exc) from exc
+    return target
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog='pecan-microversions',
@@ -118,6 +152,21 @@ def _parser() -> argparse.ArgumentParser:
     sub = command('diff', 'Print, as JSON, what changes between two versions.')
     sub.add_argument('first', metavar='V1', help='X.Y, or latest')
     sub.add_argument('second', metavar='V2', help='X.Y, or latest')
+    sub.add_argument('--openapi', action='store_true',
+                     help='compare the two versions\' OpenAPI documents '
+                          '(needs --app), one entry per JSON pointer')
+    sub.add_argument('--app', metavar='MODULE:APP',
+                     help='the Pecan app, its root controller, or a function '
+                          'returning either')
+    sub = command('openapi', 'Print the OpenAPI 3.1 document of a version, '
+                             'or without VERSION the combined document with '
+                             'x-openstack version ranges.')
+    sub.add_argument('version', metavar='VERSION', nargs='?',
+                     help='X.Y, or latest (default: every version)')
+    sub.add_argument('--app', metavar='MODULE:APP', required=True,
+                     help='the Pecan app, its root controller, or a function '
+                          'returning either (called without arguments)')
+    sub.add_argument('--title', help='the document\'s info.title')
     sub = command('check', 'Check the registry; print one line per problem '
                            'and exit 1 if there is any.')
     sub.add_argument('--releasenotes', metavar='DIR',
@@ -158,13 +207,44 @@ def main(argv: Optional[Sequence[str]] = None, *,
             out.write(history.render(registry, fmt, args.registry))
         elif args.command == 'describe':
             _json(history.describe(registry, args.version), out)
+        elif args.command == 'diff' and args.openapi:
+            return _openapi_diff(registry, args, out, err)
         elif args.command == 'diff':
             _json(history.diff(registry, args.first, args.second), out)
+        elif args.command == 'openapi':
+            app = load_app(args.app)
+            _json(openapi.openapi_document(
+                registry, app, _version_arg(registry, args.version),
+                title=args.title), out)
         else:
             return _check(registry, args, out, err)
-    except RegistryError as exc:  # an unknown version argument
+    except (RegistryError, LoadError) as exc:  # a bad version or --app
         err.write(f'pecan-microversions {args.command}: {exc}\n')
         return 2
+    return 0
+
+
+def _version_arg(registry: VersionRegistry,
+                 value: Optional[str]) -> Optional[Version]:
+    if value is None:
+        return None
+    if value.strip().lower() == 'latest':
+        return registry.max_version
+    return registry.known_version(value)
+
+
+def _openapi_diff(registry: VersionRegistry, args: argparse.Namespace,
+                  out: TextIO, err: TextIO) -> int:
+    if not args.app:
+        err.write('pecan-microversions diff: --openapi needs --app '
+                  'MODULE:APP.\n')
+        return 2
+    app = load_app(args.app)
+    operations = routes.api_operations(app)
+    first, second = (openapi.openapi_document(
+        registry, app, _version_arg(registry, v), operations=operations)
+        for v in (args.first, args.second))
+    _json(openapi.openapi_diff(first, second), out)
     return 0
 
 

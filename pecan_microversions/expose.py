@@ -89,6 +89,7 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 _walk(result.get('result'), version)
             return result
 
+        outer.patch_of = target  # type: ignore[attr-defined]
         return outer
 
     return decorate

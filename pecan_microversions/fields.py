@@ -24,7 +24,7 @@ RegistryError` when the class is decorated, that is, at import.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Optional, TypeVar, Union
+from typing import Any, NamedTuple, Optional, TypeVar, Union
 
 from wsme import types as wtypes
 
@@ -36,7 +36,8 @@ from pecan_microversions.registry import (
 )
 from pecan_microversions.version import InvalidVersion, Version, VersionLike, as_version
 
-__all__ = ['VersionedAttr', 'versioned', 'versioned_resource',
+__all__ = ['FieldRanges', 'VersionedAttr', 'field_ranges', 'versioned',
+           'versioned_resource',
            'visible_fields']
 
 #: A value's range: ``None`` (always), ``'X.Y'`` (introduced) or a pair
@@ -388,3 +389,37 @@ def _rename_groups(cls: type, attributes: list[Any],
                 chain.append(parent[chain[-1]])
             groups.append(tuple(chain))
     return tuple(groups)
+
+
+class FieldRanges(NamedTuple):
+    """What :func:`versioned_resource` recorded for one WSME type.
+
+    ``fields`` maps each attribute's public name to its ``(first, last)``
+    versions (``None``: unbounded); ``values`` maps a field with versioned
+    values to each value's range; ``mandatory`` names the fields that are
+    mandatory wherever they exist.
+    """
+
+    registry: VersionRegistry
+    resource: str
+    fields: Mapping[str, tuple[Optional[Version], Optional[Version]]]
+    values: Mapping[str, Mapping[Any, tuple[Optional[Version],
+                                            Optional[Version]]]]
+    mandatory: frozenset[str]
+
+
+def field_ranges(cls: type) -> Optional[FieldRanges]:
+    """The version ranges of ``cls``'s fields; ``None`` for a plain type.
+
+    :raises InvalidDeclarationError: ``cls`` has versioned attributes but
+        is not bound with :func:`versioned_resource`.
+    """
+    binding = _binding_of(cls)
+    if binding is None:
+        return None
+    return FieldRanges(
+        binding.registry, binding.resource, dict(binding.ranges),
+        {name: dict(rule.ranges) for name, rule in binding.values.items()},
+        frozenset(name for name, attr in binding.by_name.items()
+                  if attr.mandatory
+                  or getattr(attr, 'mandatory_when_available', False)))

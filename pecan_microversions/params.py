@@ -26,7 +26,7 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Optional, TypeVar
+from typing import Any, NamedTuple, Optional, TypeVar
 
 import pecan
 import wsme.api
@@ -43,7 +43,10 @@ from pecan_microversions.registry import InvalidDeclarationError, VersionRegistr
 from pecan_microversions.request import get_version
 from pecan_microversions.version import Version
 
-__all__ = ['QueryParam', 'param', 'query_params']
+__all__ = ['QueryParam', 'QueryParameters', 'declared_query_params', 'param',
+           'query_params']
+
+_DECLARED = '_pmv_query_parameters'
 
 _F = TypeVar('_F', bound=Callable[..., Any])
 
@@ -167,6 +170,29 @@ def query_params(registry: VersionRegistry, owner: str, /,
             rules.check(pecan.request.GET, known, get_version())
             return func(*args, **kwargs)
 
+        setattr(checked, _DECLARED, QueryParameters(
+            owner, dict(rules.ranges),
+            {name: dict(rule.ranges) for name, rule in rules.values.items()},
+            rules.multiple))
         return checked  # type: ignore[return-value]
 
     return decorate
+
+
+class QueryParameters(NamedTuple):
+    """What :func:`query_params` declared for one method (see
+    :func:`declared_query_params`): each parameter's ``(first, last)``
+    versions, each versioned value's range, and the repeatable ones."""
+
+    owner: str
+    ranges: Mapping[str, tuple[Optional[Version], Optional[Version]]]
+    values: Mapping[str, Mapping[str, tuple[Optional[Version],
+                                            Optional[Version]]]]
+    multiple: frozenset[str]
+
+
+def declared_query_params(func: Callable[..., Any]
+                          ) -> Optional[QueryParameters]:
+    """The query parameters :func:`query_params` declared on ``func``, or
+    ``None`` when it declares none."""
+    return getattr(func, _DECLARED, None)

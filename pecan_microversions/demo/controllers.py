@@ -44,6 +44,7 @@ from pecan_microversions import (
 from pecan_microversions.demo.store import NodeStore
 from pecan_microversions.demo.types import PATCHABLE, Node, NodeCollection, NodeStates
 from pecan_microversions.demo.versions import REGISTRY
+from pecan_microversions.tools.openapi import OpenAPIEndpoint
 
 _MAX_LIMIT = 1000
 #: ``/v1/nodes/<uuid>/states`` exists up to 1.6 (declared once, at import).
@@ -232,22 +233,31 @@ def _next_url(marker: str) -> str:
 
 
 class V1Controller:
-    """``/v1/``: the versioned discovery document and the nodes."""
+    """``/v1/``: the versioned discovery document, the nodes, and the
+    OpenAPI document of the request's version at ``/v1/openapi.json``."""
 
-    def __init__(self, store: NodeStore) -> None:
+    def __init__(self, store: NodeStore, root: Any) -> None:
         self.nodes = NodesController(store)
+        self._openapi = OpenAPIEndpoint(REGISTRY, root, title='Fleet API')
 
     @pecan.expose('json')
     def index(self) -> dict:
         return version_document(links=[
-            {'rel': 'nodes', 'href': f'{_base_url()}/v1/nodes'}])
+            {'rel': 'nodes', 'href': f'{_base_url()}/v1/nodes'},
+            {'rel': 'describedby', 'type': 'application/openapi+json',
+             'href': f'{_base_url()}/v1/openapi.json'}])
+
+    @pecan.expose('json', route='openapi.json')
+    def openapi(self) -> dict:
+        """The OpenAPI 3.1 document of the request's version."""
+        return self._openapi.respond()
 
 
 class RootController:
     """``/``: the root discovery document."""
 
     def __init__(self, store: NodeStore) -> None:
-        self.v1 = V1Controller(store)
+        self.v1 = V1Controller(store, self)
 
     @pecan.expose('json')
     def index(self) -> dict:

@@ -1,0 +1,1 @@
+"""Tools built on the library: documents, the CLI, docs and tests."""

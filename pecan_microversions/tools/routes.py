@@ -1,0 +1,257 @@
+"""The operations of a Pecan application, found by walking its controllers.
+
+:func:`api_operations` starts from the root controller *instance* (the one
+given to ``pecan.make_app``) and follows what Pecan's own routing follows:
+
+* attributes holding controllers, ``index`` and other exposed methods
+  (``custom_route`` names included) of plain object controllers;
+* ``RestController`` conventions: ``get_all``/``get`` and ``post`` on the
+  collection; ``get_one``, ``put``, ``patch`` and ``delete`` on the item,
+  whose first argument names the path parameter; sub-controllers under the
+  item (``/nodes/{uuid}/states``), their parents' ids filling their first
+  arguments; ``_custom_actions``;
+* :class:`~pecan_microversions.methods.ResourceGate` sub-resources, which
+  bound every operation below them to their range.
+
+Routing written as code (``_lookup``, ``_default``, ``_route``) cannot be
+walked; declare those operations' controllers as attributes to have them
+described.  Each operation carries its implementations, each with its version
+range and the function Pecan calls (with WSME's definition when it has one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NamedTuple, Optional
+
+import pecan.rest
+import wsme.api
+
+from pecan_microversions.methods import ResourceGate, VersionedMethod
+from pecan_microversions.version import Version
+
+__all__ = ['Implementation', 'Operation', 'api_operations', 'find_root']
+
+_Range = tuple[Optional[Version], Optional[Version]]
+_COLLECTION = (('GET', ('get_all', 'get')), ('POST', ('post',)))
+_ITEM = (('GET', ('get_one',)), ('PUT', ('put',)), ('PATCH', ('patch',)),
+         ('DELETE', ('delete',)))
+_REST_NAMES = frozenset(['get_all', 'get', 'post', 'get_one', 'put', 'patch',
+                         'delete', 'index'])
+
+
+class Implementation(NamedTuple):
+    """One implementation of an operation and the versions it serves."""
+
+    function: Any
+    min_version: Optional[Version]
+    max_version: Optional[Version]
+
+    @property
+    def definition(self) -> Any:
+        """WSME's ``FunctionDefinition``, or ``None`` for a plain method."""
+        if wsme.api.iswsmefunction(self.function):
+            return wsme.api.FunctionDefinition.get(self.function)
+        return None
+
+    def exists_at(self, version: Version) -> bool:
+        """Whether this implementation serves ``version``."""
+        return version.matches(self.min_version, self.max_version)
+
+
+class Operation(NamedTuple):
+    """An HTTP method on a path template, and its implementations.
+
+    ``path_params`` names the template's parameters in order; the first
+    ``len(path_params)`` arguments of each implementation receive them.
+    """
+
+    method: str
+    path: str
+    path_params: tuple[str, ...]
+    implementations: tuple[Implementation, ...]
+
+    def select(self, version: Version) -> Optional[Implementation]:
+        """The implementation serving ``version``, or ``None``."""
+        for implementation in self.implementations:
+            if implementation.exists_at(version):
+                return implementation
+        return None
+
+
+def find_root(app: Any) -> Any:
+    """The root controller of a Pecan app, also through WSGI wrappers
+    (``app``, ``application`` attributes), or ``app`` itself when it is not
+    an app."""
+    seen = set()
+    current = app
+    while id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, pecan.core.Pecan):
+            return current.root
+        inner = getattr(current, 'application', None) or getattr(
+            current, 'app', None)
+        if inner is None:
+            break
+        current = inner
+    return app
+
+
+def api_operations(root: Any, prefix: str = '') -> list[Operation]:
+    """Every operation under ``root`` (a controller instance or a Pecan app),
+    sorted by path then method.
+
+    :param prefix: the path the root is served at (``''`` for ``/``).
+    """
+    found: dict[tuple[str, str], Operation] = {}
+    for operation in _walk(find_root(root), prefix, (), (None, None), set()):
+        found.setdefault((operation.path, operation.method), operation)
+    return sorted(found.values(), key=lambda o: (o.path, o.method))
+
+
+def _walk(controller: Any, path: str, params: tuple[str, ...],
+          bounds: _Range, seen: set[int]) -> Iterator[Operation]:
+    if id(controller) in seen:
+        return
+    seen = seen | {id(controller)}
+    if isinstance(controller, ResourceGate):
+        resource = controller.resource
+        yield from _walk(controller.controller, path, params,
+                         _intersect(bounds, (resource.min_version,
+                                             resource.max_version)), seen)
+        return
+    if isinstance(controller, pecan.rest.RestController):
+        yield from _rest(controller, path, params, bounds, seen)
+        return
+    for name, handler in _members(controller):
+        if _is_exposed(handler):
+            route = getattr(handler, 'custom_route', None) or name
+            where = f'{path}/' if route == 'index' else f'{path}/{route}'
+            yield from _operations(handler, where, params, bounds)
+        elif _is_controller(handler):
+            yield from _walk(handler, f'{path}/{name}', params, bounds, seen)
+
+
+def _rest(controller: Any, path: str, params: tuple[str, ...],
+          bounds: _Range, seen: set[int]) -> Iterator[Operation]:
+    item_name = _item_param(controller, params)
+    item = f'{path}/{{{item_name}}}'
+    item_params = params + (item_name,)
+    for method, names in _COLLECTION:
+        handler = _first(controller, names)
+        if handler is not None:
+            yield from _operations(handler, path, params, bounds, method)
+    for method, names in _ITEM:
+        handler = _first(controller, names)
+        if handler is not None:
+            yield from _operations(handler, item, item_params, bounds, method)
+    for action, methods in getattr(controller, '_custom_actions',
+                                   {}).items():
+        for method in methods:
+            handler = _first(controller, (f'{method.lower()}_{action}',
+                                          action))
+            if handler is not None:
+                yield from _operations(handler, f'{path}/{action}', params,
+                                       bounds, method.upper())
+    actions = set(getattr(controller, '_custom_actions', {}))
+    for name, member in _members(controller):
+        if (name not in _REST_NAMES and name not in actions
+                and not _is_exposed(member) and _is_controller(member)):
+            yield from _walk(member, f'{item}/{name}', item_params, bounds,
+                             seen)
+
+
+def _operations(handler: Any, path: str, params: tuple[str, ...],
+                bounds: _Range, method: Optional[str] = None
+                ) -> Iterator[Operation]:
+    config = getattr(handler, '_pecan', {})
+    if config.get('generic') and method is None:
+        handlers = dict(config.get('generic_handlers', {}))
+        default = handlers.pop('DEFAULT', None)
+        if default is not None and 'GET' not in handlers:
+            handlers['GET'] = default  # the default handler answers GET
+        for name in sorted(handlers):
+            yield from _operations(handlers[name], path, params, bounds,
+                                   name)
+        return
+    versioned = getattr(handler, 'versioned', None)
+    if isinstance(versioned, VersionedMethod):
+        ranges = [(i.function, (i.min_version, i.max_version))
+                  for i in versioned.implementations]
+    else:
+        ranges = [(handler, (None, None))]
+    implementations = []
+    for function, bounded in ranges:
+        low, high = _intersect(bounds, bounded)
+        if low is None or high is None or low <= high:
+            implementations.append(Implementation(function, low, high))
+    if implementations:
+        yield Operation(method or 'GET', path, params,
+                        tuple(implementations))
+
+
+def _members(controller: Any) -> Iterator[tuple[str, Any]]:
+    names = {n for n in dir(type(controller)) if not n.startswith('_')}
+    names |= {n for n in vars(controller) if not n.startswith('_')} if hasattr(
+        controller, '__dict__') else set()
+    for name in sorted(names):
+        if isinstance(getattr(type(controller), name, None), property):
+            continue
+        yield name, getattr(controller, name, None)
+    for name in sorted(n for n in dir(type(controller)) if '.' in n):
+        yield name, getattr(controller, name)  # pecan.route('a.json', ...)
+
+
+def _is_exposed(member: Any) -> bool:
+    return callable(member) and bool(getattr(member, 'exposed', False))
+
+
+def _is_controller(member: Any) -> bool:
+    if member is None or isinstance(member, (type, str, bytes, int, float,
+                                             dict, list, tuple)):
+        return False
+    if isinstance(member, (ResourceGate, pecan.rest.RestController)):
+        return True
+    return any(_is_exposed(getattr(type(member), name, None))
+               for name in dir(type(member)) if not name.startswith('__'))
+
+
+def _first(controller: Any, names: tuple[str, ...]) -> Any:
+    for name in names:
+        handler = getattr(controller, name, None)
+        if _is_exposed(handler):
+            return handler
+    return None
+
+
+def _item_param(controller: Any, params: tuple[str, ...]) -> str:
+    for name in ('get_one', 'put', 'patch', 'delete'):
+        handler = _first(controller, (name,))
+        if handler is not None:
+            arguments = _arguments(handler)
+            if len(arguments) > len(params):
+                return arguments[len(params)]
+    return 'id'
+
+
+def _arguments(handler: Any) -> list[str]:
+    """The handler's argument names after ``self``, as Pecan passes them."""
+    versioned = getattr(handler, 'versioned', None)
+    if isinstance(versioned, VersionedMethod):
+        handler = versioned.implementations[0].function
+    if wsme.api.iswsmefunction(handler):
+        definition = wsme.api.FunctionDefinition.get(handler)
+        return [a.name for a in definition.arguments]
+    import inspect
+    return [p for p in inspect.signature(handler).parameters if p != 'self']
+
+
+def arguments(implementation: Implementation) -> list[str]:
+    """The argument names of an implementation, after ``self``."""
+    return _arguments(implementation.function)
+
+
+def _intersect(first: _Range, second: _Range) -> _Range:
+    lows = [v for v in (first[0], second[0]) if v is not None]
+    highs = [v for v in (first[1], second[1]) if v is not None]
+    return (max(lows) if lows else None, min(highs) if highs else None)
