@@ -23,7 +23,6 @@ from typing import Any, Optional
 import pecan
 import wsme.exc
 import wsme.rest.json
-from pecan import rest
 from wsme import types as wtypes
 
 from pecan_microversions import (

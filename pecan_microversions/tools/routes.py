@@ -174,6 +174,7 @@ def _operations(handler: Any, path: str, params: tuple[str, ...],
             yield from _operations(handlers[name], path, params, bounds,
                                    name)
         return
+    ranges: list[tuple[Any, _Range]]
     versioned = getattr(handler, 'versioned', None)
     if isinstance(versioned, VersionedMethod):
         ranges = [(i.function, (i.min_version, i.max_version))

@@ -1,12 +1,13 @@
 """A shared cache keeps versions apart because of ``Vary``.
 
 nginx (the Debian package, ``/usr/sbin/nginx``, which
-``sudo sh tools/install-test-packages`` installs) runs from the test as a caching reverse proxy in front of the demo under its real
-server, with its own prefix, pid, logs and cache in ``tmp_path`` and a free
-127.0.0.1 port.  The proxy caches 200 answers for a minute and does not touch
-``Vary``.  The same node URL fetched at 1.0 and at 1.1 (which adds
-``description``) through it: each second fetch is a cache HIT and still
-carries its own version's body and header.
+``sudo sh tools/install-test-packages`` installs) runs from the test as a
+caching reverse proxy in front of the demo under its real server, with its
+own prefix, pid, logs and cache in ``tmp_path`` and a free 127.0.0.1 port.
+The proxy caches 200 answers for a minute and does not touch ``Vary``.  The
+same node URL fetched at 1.0 and at 1.1 (which adds ``description``) through
+it: each second fetch is a cache HIT and still carries its own version's body
+and header.
 
 The negative control runs the same proxy with ``proxy_ignore_headers Vary``:
 then the cache serves the 1.0 body to the 1.1 request, which shows that the

@@ -1,0 +1,91 @@
+"""JSON Schema per (type, version): it accepts exactly the request bodies the
+demo service accepts at that version, and its errors are the library's."""
+
+import json
+
+import jsonschema
+import pytest
+
+from pecan_microversions import APIError
+from pecan_microversions.demo.types import Node
+from pecan_microversions.demo.versions import REGISTRY
+from pecan_microversions.testing import version_headers
+from pecan_microversions.tools.schemas import DIALECT, body_schema, validate_body
+
+VERSIONS = [str(v) for v in REGISTRY.versions]
+
+BODIES = [
+    {'name': 'n', 'driver': 'ipmi'},
+    {'name': 'n', 'hardware_type': 'ipmi'},
+    {'name': 'n', 'driver': 'ipmi', 'description': 'd'},
+    {'name': 'n', 'hardware_type': 'ipmi', 'description': None},
+    {'name': 'n', 'driver': 'ipmi', 'owner': 'alice'},
+    {'name': 'n', 'hardware_type': 'ipmi', 'owner': 'alice'},
+    {'name': 'n', 'driver': 'ipmi', 'uuid': 'u'},             # read-only
+    {'name': 'n', 'driver': 'ipmi', 'colour': 'red'},         # unknown
+    {'name': '', 'driver': 'ipmi'},                           # too short
+    {'name': 'n' * 256, 'hardware_type': 'ipmi'},             # too long
+    {'driver': 'ipmi'},                                       # no name
+    {'name': 'n'},                                            # no driver
+    {'name': None, 'driver': 'ipmi'},                         # null name
+    {'name': 'n', 'driver': None},                            # null driver
+    {'name': 'n', 'hardware_type': ['ipmi']},                 # wrong type
+    [],                                                       # not an object
+]
+
+
+def _accepted(body, version):
+    try:
+        validate_body(Node, body, version)
+    except APIError as exc:
+        assert exc.code == 400
+        assert exc.error_code == 'microversion.schema_violation'
+        assert exc.detail.startswith(
+            f'The request body does not match the version {version} schema '
+            f'at {exc.members["pointer"]}: ')
+        return False
+    return True
+
+
+@pytest.mark.parametrize('version', VERSIONS)
+def test_schema_accepts_what_the_service_accepts(api, version):
+    for body in BODIES:
+        response = api.post('/v1/nodes', json.dumps(body),
+                            content_type='application/json',
+                            headers=version_headers(REGISTRY, version),
+                            expect_errors=True)
+        served = response.status_int < 300
+        assert _accepted(body, version) == served, (body,
+                                                     response.status_int,
+                                                     response.body)
+
+
+def test_schema_is_a_valid_2020_12_schema_at_every_version():
+    for version in [None, *VERSIONS]:
+        for request in (True, False):
+            schema = body_schema(Node, version, request=request)
+            assert schema['$schema'] == DIALECT
+            jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_request_schema_has_the_version_fields_without_read_only_ones():
+    fields = body_schema(Node, '1.4')['$defs']['Node']['properties']
+    assert set(fields) == {'name', 'driver', 'description', 'owner'}
+    fields = body_schema(Node, '1.6', request=False)['$defs']['Node'][
+        'properties']
+    assert set(fields) == {'uuid', 'name', 'created_at', 'hardware_type',
+                           'description', 'owner', 'links'}
+    assert fields['uuid']['readOnly'] is True
+
+
+def test_error_names_the_pointer_of_the_problem():
+    with pytest.raises(APIError) as caught:
+        validate_body(Node, {'name': 'n', 'driver': 'x', 'owner': 3}, '1.4')
+    assert caught.value.members == {'pointer': '/owner'}
+    assert caught.value.to_dict()['code'] == 'microversion.schema_violation'
+
+
+def test_unknown_version_is_refused():
+    from pecan_microversions.registry import UnknownVersionError
+    with pytest.raises(UnknownVersionError):
+        body_schema(Node, '9.9')
