@@ -9,6 +9,7 @@
         --releasenotes releasenotes/
     pecan-microversions openapi  myservice.api.versions:REGISTRY 1.4 \\
         --app myservice.api.app:make_app
+    pecan-microversions matrix   myservice.api.versions:REGISTRY node
 
 Declarations are made when the modules holding the fields and methods are
 imported; if the registry's module does not import them, name them with
@@ -30,7 +31,7 @@ from typing import Any, Optional, TextIO
 
 from pecan_microversions import history
 from pecan_microversions.registry import RegistryError, VersionRegistry
-from pecan_microversions.tools import openapi, routes
+from pecan_microversions.tools import matrix, openapi, routes
 from pecan_microversions.version import Version
 
 __all__ = ['LoadError', 'load_app', 'load_registry', 'main']
@@ -167,6 +168,10 @@ def _parser() -> argparse.ArgumentParser:
                      help='the Pecan app, its root controller, or a function '
                           'returning either (called without arguments)')
     sub.add_argument('--title', help='the document\'s info.title')
+    sub = command('matrix', 'Print, as SVG, the fields of a resource by '
+                            'version.')
+    sub.add_argument('resource', metavar='RESOURCE',
+                     help='a resource name given to @versioned_resource')
     sub = command('check', 'Check the registry; print one line per problem '
                            'and exit 1 if there is any.')
     sub.add_argument('--releasenotes', metavar='DIR',
@@ -216,9 +221,11 @@ def main(argv: Optional[Sequence[str]] = None, *,
             _json(openapi.openapi_document(
                 registry, app, _version_arg(registry, args.version),
                 title=args.title), out)
+        elif args.command == 'matrix':
+            out.write(matrix.field_matrix_svg(registry, args.resource))
         else:
             return _check(registry, args, out, err)
-    except (RegistryError, LoadError) as exc:  # a bad version or --app
+    except (RegistryError, LoadError, ValueError) as exc:  # bad arguments
         err.write(f'pecan-microversions {args.command}: {exc}\n')
         return 2
     return 0

@@ -82,3 +82,17 @@ def test_usage_errors_exit_2_with_a_message():
     result = command('openapi', DEMO, '1.0')
     assert result.returncode == 2
     assert '--app' in result.stderr
+
+
+def test_matrix_prints_the_svg_of_a_resource():
+    from pecan_microversions.demo.versions import REGISTRY
+    from pecan_microversions.tools.matrix import field_matrix_svg
+    result = command('matrix', DEMO, 'node', '--import',
+                     'pecan_microversions.demo.app')
+    assert result.returncode == 0, result.stderr
+    import pecan_microversions.demo.app  # noqa: F401 - declarations
+    assert result.stdout == field_matrix_svg(REGISTRY, 'node')
+    result = command('matrix', DEMO, 'rack', '--import',
+                     'pecan_microversions.demo.app')
+    assert result.returncode == 2
+    assert "declares no fields of 'rack'; resources: node" in result.stderr
