@@ -8,8 +8,9 @@ Run a test once per version of a range, with a decorator::
     def test_list(app, api_version):
         app.get('/v1/nodes', headers=version_headers(REGISTRY, api_version))
 
-or, after ``pytest_plugins = ['pecan_microversions.testing']`` in the root
-``conftest.py``, with a marker::
+or with a marker, from the pytest plugin that installing the package
+registers (entry point ``pecan_microversions.testing``; turn it off with
+``-p no:pecan_microversions.testing``)::
 
     @pytest.mark.microversions(REGISTRY, '1.0', '1.5')
     def test_list(app, api_version): ...
@@ -233,7 +234,7 @@ def field_contract_test(registry: VersionRegistry, samples: Iterable[Sample],
     return test_fields_follow_history
 
 
-# -- pytest plugin: pytest_plugins = ['pecan_microversions.testing'] ----------
+# -- pytest plugin (pytest11 entry point pecan_microversions.testing) ---------
 
 def pytest_configure(config: Any) -> None:
     config.addinivalue_line(
