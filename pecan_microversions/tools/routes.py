@@ -21,6 +21,7 @@ range and the function Pecan calls (with WSME's definition when it has one).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
 from typing import Any, NamedTuple, Optional
 
@@ -30,7 +31,8 @@ import wsme.api
 from pecan_microversions.methods import ResourceGate, VersionedMethod
 from pecan_microversions.version import Version
 
-__all__ = ['Implementation', 'Operation', 'api_operations', 'find_root']
+__all__ = ['Implementation', 'Operation', 'api_operations', 'arguments',
+           'find_root']
 
 _Range = tuple[Optional[Version], Optional[Version]]
 _COLLECTION = (('GET', ('get_all', 'get')), ('POST', ('post',)))
@@ -243,7 +245,6 @@ def _arguments(handler: Any) -> list[str]:
     if wsme.api.iswsmefunction(handler):
         definition = wsme.api.FunctionDefinition.get(handler)
         return [a.name for a in definition.arguments]
-    import inspect
     return [p for p in inspect.signature(handler).parameters if p != 'self']
 
 
