@@ -22,6 +22,7 @@ range and the function Pecan calls (with WSME's definition when it has one).
 from __future__ import annotations
 
 import inspect
+import types
 from collections.abc import Iterator
 from typing import Any, NamedTuple, Optional
 
@@ -210,13 +211,14 @@ def _is_exposed(member: Any) -> bool:
 
 
 def _is_controller(member: Any) -> bool:
-    if member is None or isinstance(member, (type, str, bytes, int, float,
-                                             dict, list, tuple)):
+    """Whether Pecan could route into ``member``: any object of a class of
+    its own (what it holds decides whether operations are found)."""
+    if member is None or isinstance(member, (type, types.ModuleType,
+                                             types.FunctionType,
+                                             types.MethodType)):
         return False
-    if isinstance(member, (ResourceGate, pecan.rest.RestController)):
-        return True
-    return any(_is_exposed(getattr(type(member), name, None))
-               for name in dir(type(member)) if not name.startswith('__'))
+    return type(member).__module__ not in ('builtins', 'threading',
+                                           'collections', 'datetime')
 
 
 def _first(controller: Any, names: tuple[str, ...]) -> Any:
