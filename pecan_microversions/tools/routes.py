@@ -36,6 +36,7 @@ __all__ = ['Implementation', 'Operation', 'api_operations', 'arguments',
            'find_root']
 
 _Range = tuple[Optional[Version], Optional[Version]]
+_MAX_DEPTH = 32  # controllers nested deeper than this are not walked
 _COLLECTION = (('GET', ('get_all', 'get')), ('POST', ('post',)))
 _ITEM = (('GET', ('get_one',)), ('PUT', ('put',)), ('PATCH', ('patch',)),
          ('DELETE', ('delete',)))
@@ -114,7 +115,7 @@ def api_operations(root: Any, prefix: str = '') -> list[Operation]:
 
 def _walk(controller: Any, path: str, params: tuple[str, ...],
           bounds: _Range, seen: set[int]) -> Iterator[Operation]:
-    if id(controller) in seen:
+    if id(controller) in seen or len(seen) > _MAX_DEPTH:
         return
     seen = seen | {id(controller)}
     if isinstance(controller, ResourceGate):
