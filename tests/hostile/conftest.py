@@ -43,7 +43,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         total = sum(EXAMPLES_RUN.values())
         terminalreporter.write_sep(
             '-', f'hostile headers ({profile_name()} profile): {total:,} '
-                 'generated requests')
+                 'generated requests, by test (doc/source/robustness.rst)')
         for name, count in sorted(EXAMPLES_RUN.items()):
             terminalreporter.write_line(f'  {name}: {count:,}')
 
