@@ -2,7 +2,7 @@
 
 Serializes the same collection the way ``wsexpose`` does
 (``wsme.rest.json.encode_result``: ``tojson`` then ``json.dumps``) without
-and with :func:`pecan_microversions.filtering.filter_response` first, in
+and with :func:`pecan_microversions.wsme.filtering.filter_response` first, in
 interleaved rounds, and prints the medians and their ratio (target: <= 1.05).
 
 Run: ``python bench/filter_overhead.py [--items 1000] [--rounds 41]``
@@ -17,9 +17,8 @@ import time
 from wsme import types as wtypes
 from wsme.rest.json import encode_result
 
-from pecan_microversions import VersionRegistry
-from pecan_microversions.fields import versioned, versioned_resource
-from pecan_microversions.filtering import filter_response
+from pecan_microversions import VersionRegistry, filter_response
+from pecan_microversions.wsme.fields import versioned, versioned_resource
 
 REGISTRY = VersionRegistry('bench', [(f'1.{i}', f'Version {i}.')
                                      for i in range(8)])
@@ -40,7 +39,7 @@ class Node(wtypes.Base):
     location = versioned(Location, '1.2')
     state = wtypes.text
     owner = versioned(wtypes.text, '1.5')
-    driver = versioned(wtypes.text, last='1.5')
+    driver = versioned(wtypes.text, max_version='1.5')
     hardware_type = versioned(wtypes.text, '1.6', replaces='driver')
     extra = {wtypes.text: wtypes.text}
     created_at = wtypes.text

@@ -54,10 +54,10 @@ NODE_PATH = '/v1/nodes/00000000-0000-0000-0000-000000000001'
 def _fixed_version_hook(version_text: str) -> Any:
     from pecan.hooks import PecanHook
 
-    from pecan_microversions import request as mv_request
+    from pecan_microversions.core.negotiation import VersionLimits
+    from pecan_microversions.core.version import parse_version
     from pecan_microversions.demo.versions import REGISTRY
-    from pecan_microversions.negotiation import VersionLimits
-    from pecan_microversions.version import parse_version
+    from pecan_microversions.pecan import request as mv_request
 
     version = parse_version(version_text)
     limits = VersionLimits(REGISTRY.min_version, REGISTRY.max_version,

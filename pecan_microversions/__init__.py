@@ -1,40 +1,66 @@
 """OpenStack-style API microversions for Pecan/WSME services.
 
-The public API is re-exported here; see the README for a quick start.
-One module per job: ``version`` (the X.Y value), ``registry`` (the history
-and declarations), ``hook`` (negotiation and response headers), ``fields``,
-``params``, ``validation``, ``filtering`` and ``expose`` (versioned WSME
-fields and query parameters), ``methods`` (versioned controller methods and
-sub-resources), ``deprecation``, ``discovery``, ``config``, ``errors``,
-``history`` and ``cli`` (generated history), ``testing`` (pytest helpers).
+The public API, by task (``doc/source/api.rst`` documents each name):
+
+* declare the history: :class:`VersionRegistry`, :class:`Deprecation`,
+  :class:`Version`, :class:`VersionRange`;
+* negotiate and label responses: :class:`MicroversionHook`,
+  :func:`get_version`, :func:`get_limits`, :func:`register_opts`;
+* version WSME fields: :func:`versioned`, :func:`versioned_resource`,
+  :func:`versioned_wsexpose`, :func:`visible_fields`,
+  :func:`filter_response`, :func:`check_body`, :func:`check_patch`,
+  :func:`apply_patch`;
+* version query parameters: :func:`query_params`, :func:`param`;
+* version methods and sub-resources: :func:`api_version`,
+  :class:`ResourceRange`, :func:`versioned_subresource`,
+  :class:`VersionedRestController`, :func:`method_changes`;
+* answer errors and discovery: :class:`APIError`, :func:`root_document`,
+  :func:`version_document`.
+
+The package is layered (``doc/source/architecture.rst``): ``core`` is
+framework-free, ``wsme`` and ``pecan`` adapt it, ``tools`` sit on top.
 """
 
-from pecan_microversions.config import list_opts, register_opts
-from pecan_microversions.deprecation import Deprecation
-from pecan_microversions.discovery import root_document, version_document
-from pecan_microversions.errors import APIError
-from pecan_microversions.expose import versioned_wsexpose
-from pecan_microversions.fields import versioned, versioned_resource, visible_fields
-from pecan_microversions.filtering import filter_response
-from pecan_microversions.hook import MicroversionHook
-from pecan_microversions.methods import (
-    ResourceRange,
-    VersionedRestController,
-    api_version,
-    method_changes,
-    versioned_subresource,
+from pecan_microversions import deprecated_modules
+from pecan_microversions.core.changes import method_changes
+from pecan_microversions.core.deprecation import Deprecation
+from pecan_microversions.core.errors import (
+    ConfigurationError,
+    InvalidVersion,
+    MicroversionError,
+    RegistryError,
+    RequestError,
 )
-from pecan_microversions.negotiation import ConfigurationError, VersionLimits
-from pecan_microversions.params import param, query_params
-from pecan_microversions.registry import RegistryError, VersionRegistry
-from pecan_microversions.request import get_limits, get_version
-from pecan_microversions.validation import (
-    JsonPatchOperation,
+from pecan_microversions.core.negotiation import VersionLimits
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.version import Version, VersionRange, parse_version
+from pecan_microversions.pecan.config import list_opts, register_opts
+from pecan_microversions.pecan.current import (
     apply_patch,
     check_body,
     check_patch,
+    filter_response,
 )
-from pecan_microversions.version import InvalidVersion, Version, parse_version
+from pecan_microversions.pecan.discovery import root_document, version_document
+from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.expose import versioned_wsexpose
+from pecan_microversions.pecan.hook import MicroversionHook
+from pecan_microversions.pecan.methods import api_version
+from pecan_microversions.pecan.params import param, query_params
+from pecan_microversions.pecan.request import get_limits, get_version
+from pecan_microversions.pecan.subresources import (
+    ResourceRange,
+    VersionedRestController,
+    versioned_subresource,
+)
+from pecan_microversions.wsme.checking import JsonPatchOperation
+from pecan_microversions.wsme.fields import (
+    versioned,
+    versioned_resource,
+    visible_fields,
+)
+
+deprecated_modules.install()
 
 __all__ = [
     'APIError',
@@ -42,11 +68,14 @@ __all__ = [
     'Deprecation',
     'InvalidVersion',
     'JsonPatchOperation',
+    'MicroversionError',
     'MicroversionHook',
     'RegistryError',
+    'RequestError',
     'ResourceRange',
     'Version',
     'VersionLimits',
+    'VersionRange',
     'VersionRegistry',
     'VersionedRestController',
     'api_version',

@@ -7,9 +7,9 @@ how those modules build them.
 
 import datetime
 
-from pecan_microversions.deprecation import Deprecation
-from pecan_microversions.registry import Declaration, VersionRegistry
-from pecan_microversions.version import Version
+from pecan_microversions.core.deprecation import Deprecation
+from pecan_microversions.core.registry import Declaration, VersionRegistry
+from pecan_microversions.core.version import Version
 
 HISTORY = [
     ('1.0', 'Initial version.'),

@@ -38,10 +38,10 @@ from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
 from pecan_microversions import MicroversionHook, Version, VersionRegistry, get_version
-from pecan_microversions.methods import (
+from pecan_microversions.pecan.methods import api_version
+from pecan_microversions.pecan.subresources import (
     ResourceRange,
     VersionedRestController,
-    api_version,
     versioned_subresource,
 )
 

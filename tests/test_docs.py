@@ -13,8 +13,8 @@ from sphinx.application import Sphinx
 from sphinx.util.console import nocolor
 from sphinx.util.docutils import docutils_namespace, patch_docutils
 
-from pecan_microversions.cli import main
-from pecan_microversions.sphinxext import history_rst
+from pecan_microversions.tools.cli import main
+from pecan_microversions.tools.sphinxext import history_rst
 
 SOURCE = Path(__file__).resolve().parent.parent / 'doc' / 'source'
 DEMO = 'pecan_microversions.demo.versions:REGISTRY'

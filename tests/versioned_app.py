@@ -22,20 +22,22 @@ from pecan import rest
 from wsme import types as wtypes
 from wsme.rest.json import tojson
 
-from pecan_microversions import MicroversionHook, VersionRegistry, get_version
-from pecan_microversions.errors import APIError
-from pecan_microversions.expose import versioned_wsexpose
-from pecan_microversions.fields import (
+from pecan_microversions import (
+    JsonPatchOperation,
+    MicroversionHook,
+    VersionRegistry,
+    apply_patch,
+    check_body,
+    filter_response,
+    get_version,
+)
+from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.expose import versioned_wsexpose
+from pecan_microversions.pecan.params import param, query_params
+from pecan_microversions.wsme.fields import (
     versioned,
     versioned_resource,
     visible_fields,
-)
-from pecan_microversions.filtering import filter_response
-from pecan_microversions.params import param, query_params
-from pecan_microversions.validation import (
-    JsonPatchOperation,
-    apply_patch,
-    check_body,
 )
 
 HISTORY = [
@@ -60,22 +62,22 @@ def build(registry):
     @versioned_resource(registry, 'location')
     class Location(wtypes.Base):
         rack = wtypes.text
-        row = versioned(int, introduced='1.4')
+        row = versioned(int, min_version='1.4')
 
     @versioned_resource(registry, 'node')
     class Node(wtypes.Base):
         uuid = wtypes.wsattr(wtypes.text, readonly=True)
         name = wtypes.wsattr(wtypes.text, mandatory=True)
-        description = versioned(wtypes.text, introduced='1.1')
-        location = versioned(Location, introduced='1.2')
+        description = versioned(wtypes.text, min_version='1.1')
+        location = versioned(Location, min_version='1.2')
         state = versioned(
             wtypes.Enum(str, 'available', 'active', 'deploying'),
             values={'deploying': '1.3'})
-        owner = versioned(wtypes.text, introduced='1.5')
-        driver = versioned(wtypes.text, last='1.5')
-        hardware_type = versioned(wtypes.text, introduced='1.6',
+        owner = versioned(wtypes.text, min_version='1.5')
+        driver = versioned(wtypes.text, max_version='1.5')
+        hardware_type = versioned(wtypes.text, min_version='1.6',
                                   replaces='driver', mandatory=True)
-        legacy = versioned(bool, last='1.6', default=False)
+        legacy = versioned(bool, max_version='1.6', default=False)
 
     class NodeCollection(wtypes.Base):
         nodes = [Node]
@@ -105,7 +107,7 @@ def build(registry):
     class NodesController(rest.RestController):
 
         @query_params(registry, 'GET /v1/nodes',
-                      driver=param(introduced='1.2', last='1.5'),
+                      driver=param(min_version='1.2', max_version='1.5'),
                       sort_key=param(values={'name': None, 'uuid': None,
                                              'owner': '1.4'}))
         @versioned_wsexpose(NodeCollection, wtypes.text, wtypes.text)

@@ -9,7 +9,7 @@ project = 'pecan-microversions'
 copyright = 'pecan-microversions developers'
 extensions = [
     'sphinx.ext.autodoc',
-    'pecan_microversions.sphinxext',
+    'pecan_microversions.tools.sphinxext',
 ]
 master_doc = 'index'
 exclude_patterns = ['build']

@@ -93,15 +93,15 @@ class NodesController(VersionedRestController):
 
     @query_params(
         REGISTRY, 'GET /v1/nodes',
-        driver=param(introduced='1.2', last='1.5'),
-        hardware_type=param(introduced='1.6'),
-        owner=param(introduced='1.4'),
-        sort_key=param(introduced='1.2',
+        driver=param(min_version='1.2', max_version='1.5'),
+        hardware_type=param(min_version='1.6'),
+        owner=param(min_version='1.4'),
+        sort_key=param(min_version='1.2',
                        values={'name': None, 'created_at': None,
                                'owner': '1.4'}),
-        sort_dir=param(introduced='1.2', values={'asc': None, 'desc': None}),
-        limit=param(introduced='1.8'),
-        marker=param(introduced='1.8'))
+        sort_dir=param(min_version='1.2', values={'asc': None, 'desc': None}),
+        limit=param(min_version='1.8'),
+        marker=param(min_version='1.8'))
     @versioned_wsexpose(NodeCollection, wtypes.text, wtypes.text, wtypes.text,
                         wtypes.text, wtypes.text, wtypes.text, wtypes.text)
     def get_all(self, driver: Optional[str] = None,

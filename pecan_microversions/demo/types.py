@@ -29,11 +29,11 @@ class Node(wtypes.Base):
     name = wtypes.wsattr(wtypes.StringType(min_length=1, max_length=255),
                          mandatory=True)
     created_at = wtypes.wsattr(datetime.datetime, readonly=True)
-    driver = versioned(wtypes.text, last='1.5', mandatory=True)
-    hardware_type = versioned(wtypes.text, introduced='1.6',
+    driver = versioned(wtypes.text, max_version='1.5', mandatory=True)
+    hardware_type = versioned(wtypes.text, min_version='1.6',
                               replaces='driver', mandatory=True)
-    description = versioned(wtypes.text, introduced='1.1')
-    owner = versioned(wtypes.text, introduced='1.4')
+    description = versioned(wtypes.text, min_version='1.1')
+    owner = versioned(wtypes.text, min_version='1.4')
     links = wtypes.wsattr([Link], readonly=True)
 
     @classmethod
@@ -52,7 +52,7 @@ class NodeCollection(wtypes.Base):
     """A page of nodes; ``next`` (from 1.8) links to the following page."""
 
     nodes = [Node]
-    next = versioned(wtypes.text, introduced='1.8')
+    next = versioned(wtypes.text, min_version='1.8')
 
 
 @versioned_resource(REGISTRY, 'node_states')

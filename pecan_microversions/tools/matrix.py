@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from pecan_microversions.registry import Declaration, VersionRegistry
+from pecan_microversions.core.registry import Declaration, VersionRegistry
 
 __all__ = ['field_matrix_svg', 'resources']
 

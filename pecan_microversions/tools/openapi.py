@@ -35,9 +35,10 @@ from typing import Any, Optional
 import pecan
 from wsme import types as wtypes
 
-from pecan_microversions.params import declared_query_params
-from pecan_microversions.registry import STANDARD_HEADER, VersionRegistry
-from pecan_microversions.request import get_version
+from pecan_microversions.core.registry import STANDARD_HEADER, VersionRegistry
+from pecan_microversions.core.version import Version, VersionLike
+from pecan_microversions.pecan.params import declared_query_params
+from pecan_microversions.pecan.request import get_version
 from pecan_microversions.tools.routes import (
     Implementation,
     Operation,
@@ -45,8 +46,7 @@ from pecan_microversions.tools.routes import (
     arguments,
 )
 from pecan_microversions.tools.schemas import SchemaSet, extension
-from pecan_microversions.validation import JsonPatchOperation
-from pecan_microversions.version import Version, VersionLike
+from pecan_microversions.wsme.checking import JsonPatchOperation
 
 __all__ = ['OPENAPI_VERSION', 'OpenAPIEndpoint', 'openapi_diff',
            'openapi_document']
@@ -91,7 +91,7 @@ def openapi_document(registry: VersionRegistry, app: Any,
     :param title: ``info.title`` (default: ``'<service type> API'``).
     :param server_url: the ``servers`` entry, if any.
     :param operations: the walked operations, to reuse a previous walk.
-    :raises ~pecan_microversions.registry.UnknownVersionError: ``version``
+    :raises ~pecan_microversions.core.errors.UnknownVersionError: ``version``
         is not in the history.
     """
     at = None if version is None else registry.known_version(version)

@@ -10,7 +10,7 @@ given to ``pecan.make_app``) and follows what Pecan's own routing follows:
   whose first argument names the path parameter; sub-controllers under the
   item (``/nodes/{uuid}/states``), their parents' ids filling their first
   arguments; ``_custom_actions``;
-* :class:`~pecan_microversions.methods.ResourceGate` sub-resources, which
+* :class:`~pecan_microversions.pecan.subresources.ResourceGate` sub-resources, which
   bound every operation below them to their range.
 
 Routing written as code (``_lookup``, ``_default``, ``_route``) cannot be
@@ -26,11 +26,19 @@ import types
 from collections.abc import Iterator
 from typing import Any, NamedTuple, Optional
 
+import pecan.core
 import pecan.rest
-import wsme.api
 
-from pecan_microversions.methods import ResourceGate, VersionedMethod
-from pecan_microversions.version import Version
+from pecan_microversions.compat import (
+    custom_actions,
+    exposure,
+    function_definition,
+    generic_handlers,
+    is_wsme_function,
+)
+from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.methods import VersionedMethod
+from pecan_microversions.pecan.subresources import ResourceGate
 
 __all__ = ['Implementation', 'Operation', 'api_operations', 'arguments',
            'find_root']
@@ -54,8 +62,8 @@ class Implementation(NamedTuple):
     @property
     def definition(self) -> Any:
         """WSME's ``FunctionDefinition``, or ``None`` for a plain method."""
-        if wsme.api.iswsmefunction(self.function):
-            return wsme.api.FunctionDefinition.get(self.function)
+        if is_wsme_function(self.function):
+            return function_definition(self.function)
         return None
 
     def exists_at(self, version: Version) -> bool:
@@ -149,15 +157,14 @@ def _rest(controller: Any, path: str, params: tuple[str, ...],
         handler = _first(controller, names)
         if handler is not None:
             yield from _operations(handler, item, item_params, bounds, method)
-    for action, methods in getattr(controller, '_custom_actions',
-                                   {}).items():
+    for action, methods in custom_actions(controller).items():
         for method in methods:
             handler = _first(controller, (f'{method.lower()}_{action}',
                                           action))
             if handler is not None:
                 yield from _operations(handler, f'{path}/{action}', params,
                                        bounds, method.upper())
-    actions = set(getattr(controller, '_custom_actions', {}))
+    actions = set(custom_actions(controller))
     for name, member in _members(controller):
         if (name not in _REST_NAMES and name not in actions
                 and not _is_exposed(member) and _is_controller(member)):
@@ -168,9 +175,8 @@ def _rest(controller: Any, path: str, params: tuple[str, ...],
 def _operations(handler: Any, path: str, params: tuple[str, ...],
                 bounds: _Range, method: Optional[str] = None
                 ) -> Iterator[Operation]:
-    config = getattr(handler, '_pecan', {})
-    if config.get('generic') and method is None:
-        handlers = dict(config.get('generic_handlers', {}))
+    if exposure(handler).get('generic') and method is None:
+        handlers = dict(generic_handlers(handler))
         default = handlers.pop('DEFAULT', None)
         if default is not None and 'GET' not in handlers:
             handlers['GET'] = default  # the default handler answers GET
@@ -245,8 +251,8 @@ def _arguments(handler: Any) -> list[str]:
     versioned = getattr(handler, 'versioned', None)
     if isinstance(versioned, VersionedMethod):
         handler = versioned.implementations[0].function
-    if wsme.api.iswsmefunction(handler):
-        definition = wsme.api.FunctionDefinition.get(handler)
+    if is_wsme_function(handler):
+        definition = function_definition(handler)
         return [a.name for a in definition.arguments]
     return [p for p in inspect.signature(handler).parameters if p != 'self']
 

@@ -28,9 +28,9 @@ from typing import Any, Optional
 import jsonschema
 from wsme import types as wtypes
 
-from pecan_microversions.errors import APIError
-from pecan_microversions.fields import field_ranges
-from pecan_microversions.version import Version, VersionLike, as_version
+from pecan_microversions.core.version import Version, VersionLike, as_version
+from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.wsme.fields import field_ranges
 
 __all__ = ['DIALECT', 'SchemaSet', 'body_schema', 'extension', 'validate_body']
 
@@ -217,7 +217,7 @@ def body_schema(datatype: Any, version: Optional[VersionLike],
         version with ``x-openstack`` ranges.
     :param request: for a request body (read-only fields left out) or,
         ``False``, a response body.
-    :raises ~pecan_microversions.registry.RegistryError: a versioned type is
+    :raises ~pecan_microversions.core.errors.RegistryError: a versioned type is
         not bound to a registry, or the version is not in its history.
     """
     at = None if version is None else as_version(version)
@@ -242,7 +242,7 @@ def validate_body(datatype: Any, data: Any, version: VersionLike) -> None:
     """Validate a request body with :mod:`jsonschema` against
     :func:`body_schema`.
 
-    :raises ~pecan_microversions.errors.APIError: 400
+    :raises ~pecan_microversions.pecan.errors.APIError: 400
         ``microversion.schema_violation`` naming the JSON pointer of the
         first problem, in the library's errors format.
     """

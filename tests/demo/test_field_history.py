@@ -5,7 +5,7 @@ be exactly those the registry's declarations give for that version.
 """
 
 from pecan_microversions.demo.versions import REGISTRY
-from pecan_microversions.testing import Sample, field_contract_test
+from pecan_microversions.tools.testing import Sample, field_contract_test
 
 NODE = '/v1/nodes/00000000-0000-0000-0000-000000000001'
 
@@ -13,7 +13,7 @@ test_node_fields_follow_history = field_contract_test(
     REGISTRY,
     [Sample('/v1/nodes', 'node', collection='nodes'),
      Sample(NODE, 'node'),
-     Sample('/v1/nodes?limit=1', 'node', collection='nodes', first='1.8')],
+     Sample('/v1/nodes?limit=1', 'node', collection='nodes', min_version='1.8')],
     app_fixture='demo', strict=True)
 
 
@@ -21,7 +21,7 @@ def test_demo_history_passes_check_with_the_projects_release_notes(capsys):
     """The project's own gate: the demo's history is complete and noted."""
     import pathlib
 
-    from pecan_microversions import cli
+    from pecan_microversions.tools import cli
 
     notes = pathlib.Path(__file__).resolve().parents[2] / 'releasenotes'
     code = cli.main(['check', 'pecan_microversions.demo.versions:REGISTRY',

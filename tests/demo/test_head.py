@@ -7,7 +7,7 @@ import urllib.parse
 import pytest
 
 from pecan_microversions.demo.versions import REGISTRY
-from pecan_microversions.testing import version_headers
+from pecan_microversions.tools.testing import version_headers
 
 NODE = '/v1/nodes/00000000-0000-0000-0000-000000000001'
 PATHS = ['/', '/v1/', '/v1/nodes', '/v1/nodes?limit=1', NODE,

@@ -19,9 +19,9 @@ from pecan_microversions.demo.app import make_app
 from pecan_microversions.demo.server import make_server
 from pecan_microversions.demo.types import Node
 from pecan_microversions.demo.versions import REGISTRY
-from pecan_microversions.fields import visible_fields
-from pecan_microversions.testing import version_headers
 from pecan_microversions.tools.openapi import openapi_document
+from pecan_microversions.tools.testing import version_headers
+from pecan_microversions.wsme.fields import visible_fields
 
 VERSIONS = [str(v) for v in REGISTRY.versions]
 NODE = '/v1/nodes/00000000-0000-0000-0000-000000000001'

@@ -9,8 +9,8 @@ import pytest
 from pecan_microversions import APIError
 from pecan_microversions.demo.types import Node
 from pecan_microversions.demo.versions import REGISTRY
-from pecan_microversions.testing import version_headers
 from pecan_microversions.tools.schemas import DIALECT, body_schema, validate_body
+from pecan_microversions.tools.testing import version_headers
 
 VERSIONS = [str(v) for v in REGISTRY.versions]
 
@@ -86,6 +86,6 @@ def test_error_names_the_pointer_of_the_problem():
 
 
 def test_unknown_version_is_refused():
-    from pecan_microversions.registry import UnknownVersionError
+    from pecan_microversions.core.errors import UnknownVersionError
     with pytest.raises(UnknownVersionError):
         body_schema(Node, '9.9')

@@ -1,0 +1,89 @@
+"""Every framework internal the library relies on, in one place.
+
+Pecan, WSME and WebOb offer no public API for the few things below; each is
+named here once, with why it is needed.  Checked against Pecan 1.5-1.7,
+WSME 0.12-0.13 and WebOb 1.8; a framework upgrade that breaks one of them
+breaks only this module (``tests/test_compat.py`` pins each behaviour).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Optional
+
+import pecan.routing
+import wsme.api
+from pecan.decorators import when_for as _pecan_when_for
+
+__all__ = [
+    'ADHOC_ATTRS_KEY',
+    'custom_actions',
+    'exposure',
+    'function_definition',
+    'generic_handlers',
+    'is_wsme_function',
+    'lookup_controller',
+    'set_exposure',
+    'when_for',
+    'wsme_dataholder',
+]
+
+#: WebOb keeps ad hoc request attributes (``request.api_version = ...``) in
+#: this WSGI environ dict; the hook writes there directly, skipping WebOb's
+#: generic ``__setattr__`` on the hot path.
+ADHOC_ATTRS_KEY = 'webob.adhoc_attrs'
+
+
+def exposure(function: Any) -> dict[str, Any]:
+    """Pecan's exposure settings of ``function`` (its ``_pecan`` dict).
+
+    Needed to give a versioned dispatcher the exposure of its
+    implementations, as ``wsmeext.pecan`` itself does; empty if unexposed.
+    """
+    return getattr(function, '_pecan', None) or {}
+
+
+def set_exposure(function: Any, config: dict[str, Any]) -> None:
+    """Give ``function`` Pecan's exposure settings ``config``."""
+    function._pecan = config
+
+
+def when_for(function: Any) -> Callable[..., Any]:
+    """Pecan's ``when`` decorator factory for a generic controller."""
+    return _pecan_when_for(function)
+
+
+def generic_handlers(function: Any) -> dict[str, Any]:
+    """The per-method handlers of a Pecan generic controller."""
+    return exposure(function).get('generic_handlers', {})
+
+
+def custom_actions(controller: Any) -> dict[str, Any]:
+    """A ``RestController``'s ``_custom_actions`` (action -> methods)."""
+    return getattr(controller, '_custom_actions', None) or {}
+
+
+def lookup_controller(controller: Any, remainder: list[str],
+                      request: Any) -> Any:
+    """Pecan's own object-dispatch step from ``controller``."""
+    return pecan.routing.lookup_controller(controller, remainder, request)
+
+
+def is_wsme_function(function: Any) -> bool:
+    """Whether ``function`` was exposed by WSME."""
+    return bool(wsme.api.iswsmefunction(function))
+
+
+def function_definition(function: Any) -> Any:
+    """WSME's ``FunctionDefinition`` of an exposed function: its return,
+    body and argument types, read to check declarations at import."""
+    return wsme.api.FunctionDefinition.get(function)
+
+
+def wsme_dataholder(attribute: Any, instance: Any) -> Optional[Any]:
+    """Where a WSME attribute keeps its value on ``instance``.
+
+    Hiding an attribute means removing the value WSME stored, so that WSME
+    reports it ``Unset``; ``wsattr`` has no public API for that.
+    """
+    return attribute._get_dataholder(instance)

@@ -1,0 +1,100 @@
+"""The contract compiled from declarations: what each version allows.
+
+Framework-free.  :class:`ValueRule` holds, per version, the values a field
+or query parameter may take; :func:`value_rule` declares them in the
+registry and compiles them once, at import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any, Optional, Union
+
+from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.version import Version, VersionLike, VersionRange
+
+__all__ = ['ValueRange', 'ValueRule', 'value_rule']
+
+#: A value's range: ``None`` (always), ``'X.Y'`` (its min_version) or a pair
+#: ``(min_version, max_version)`` in which either may be ``None``.
+ValueRange = Union[None, VersionLike, tuple[Optional[VersionLike],
+                                            Optional[VersionLike]]]
+
+
+class ValueRule:
+    """The allowed values of one field or query parameter, by version."""
+
+    def __init__(self, ranges: dict[Any, VersionRange],
+                 versions: tuple[Version, ...]) -> None:
+        self.ranges = ranges
+        self.allowed = {v: frozenset(value for value, r in ranges.items()
+                                     if v in r)
+                        for v in versions}
+
+    def check(self, value: Any, version: Version, subject: str,
+              unavailable_status: int) -> None:
+        """Refuse ``value`` of ``subject`` (e.g. ``"query parameter 'x'"``)
+        unless ``version`` allows it.
+
+        :raises RequestError: ``unavailable_status`` for a value that exists
+            at other versions, 400 for one that never does.
+        """
+        allowed = self.allowed[version]
+        try:
+            if value in allowed:
+                return
+            declared = self.ranges.get(value)
+        except TypeError:  # an unhashable value (a list, a dict)
+            declared = None
+        if declared is not None:
+            raise RequestError(
+                f'Value {value!r} of {subject} is not available at version '
+                f'{version}; it exists {declared}.',
+                status=unavailable_status,
+                error_code='microversion.value_unavailable')
+        raise RequestError(
+            f'Invalid value {value!r} for {subject}; allowed at version '
+            f'{version}: {", ".join(sorted(map(str, allowed)))}.',
+            error_code='microversion.invalid_value')
+
+
+def value_rule(registry: VersionRegistry, kind: str, owner: str, name: str,
+               enum_values: Optional[Collection[Any]],
+               values: Mapping[Any, ValueRange]) -> ValueRule:
+    """Declare each value's range and compile the rule.
+
+    :param enum_values: the complete set of values when the datatype is an
+        enumeration: values left out of ``values`` exist at every version.
+    :raises ~pecan_microversions.core.errors.RegistryError: a value is not
+        among ``enum_values``, a range is malformed or names an unknown
+        version.
+    """
+    if enum_values is not None:
+        unknown = [v for v in values if v not in enum_values]
+        if unknown:
+            raise InvalidDeclarationError(
+                f'{kind} {owner}.{name}: {unknown!r} not among the Enum values '
+                f'{sorted(map(str, enum_values))}.')
+        specs: dict[Any, ValueRange] = dict.fromkeys(enum_values)
+        specs.update(values)
+    else:
+        specs = dict(values)
+    if not specs:
+        raise InvalidDeclarationError(f'{kind} {owner}.{name}: no values.')
+    ranges = {}
+    for value, spec in specs.items():
+        if spec is None or isinstance(spec, (str, Version)) or (
+                isinstance(spec, tuple) and spec
+                and isinstance(spec[0], int)):
+            low, high = spec, None
+        elif isinstance(spec, tuple) and len(spec) == 2:
+            low, high = spec
+        else:
+            raise InvalidDeclarationError(
+                f'{kind} {owner}.{name}={value}: a value range is None, '
+                f'"X.Y" or (min_version, max_version), not {spec!r}.')
+        declaration = registry.declare(kind, owner, f'{name}={value}',
+                                       low, high)
+        ranges[value] = declaration.range
+    return ValueRule(ranges, registry.versions)

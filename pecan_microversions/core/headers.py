@@ -1,0 +1,59 @@
+"""The headers a response carries at a version: the one place to add one.
+
+:func:`response_headers` lists them; the hook precomputes the list per
+accepted version and appends it to every response, or merges it header by
+header (see :class:`Header` ``mode``) when the controller set one itself.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from pecan_microversions.core.negotiation import VersionLimits
+from pecan_microversions.core.registry import STANDARD_HEADER, VersionRegistry
+from pecan_microversions.core.version import Version
+
+__all__ = ['MAX_HEADER', 'MIN_HEADER', 'Header', 'response_headers']
+
+MIN_HEADER = 'OpenStack-API-Minimum-Version'
+MAX_HEADER = 'OpenStack-API-Maximum-Version'
+
+
+class Header(NamedTuple):
+    """One response header and how it meets a value the controller set.
+
+    ``mode`` is ``'set'`` (ours replaces it), ``'add'`` (both are kept) or
+    ``'list'`` (a comma-separated list such as ``Vary``: our tokens are
+    appended to the controller's).
+    """
+
+    name: str
+    value: str
+    mode: str = 'set'
+
+
+def response_headers(registry: VersionRegistry, version: Version,
+                     limits: VersionLimits,
+                     legacy_header: Optional[str] = None
+                     ) -> tuple[Header, ...]:
+    """Every header a response served at ``version`` carries.
+
+    :param limits: the range the request was judged by.
+    :param legacy_header: the legacy version header the request used, if
+        any: the response echoes it and varies on it too.
+    """
+    headers = [
+        Header(STANDARD_HEADER, f'{registry.service_type} {version}'),
+        Header(MIN_HEADER, str(limits.min_version)),
+        Header(MAX_HEADER, str(limits.max_version)),
+    ]
+    vary = [STANDARD_HEADER]
+    if legacy_header is not None:
+        headers.append(Header(legacy_header, str(version)))
+        vary.append(legacy_header)
+    deprecation = registry.deprecation_at(version)
+    if deprecation is not None:
+        headers.extend(Header(name, value, 'add')
+                       for name, value in deprecation.headers())
+    headers.append(Header('Vary', ', '.join(vary), 'list'))
+    return tuple(headers)

@@ -1,0 +1,163 @@
+"""From request headers to the version a request is served at.
+
+Pure functions, no Pecan: :func:`requested_version_text` finds the header
+value with microversion-parse, :func:`resolve` applies the grammar and the
+service's limits.  :class:`VersionLimits` is the accepted range after the
+operator's caps; it is immutable and replaced whole when configuration is
+reloaded.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from typing import Any, NamedTuple, Optional
+
+import microversion_parse
+
+from pecan_microversions.core.errors import (
+    ConfigurationError,
+    InvalidVersion,
+    RequestError,
+)
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.version import LATEST, Version, parse_version
+
+__all__ = ['ConfigurationError', 'STANDARD_ENVIRON_KEY', 'VersionLimits',
+           'limits_for', 'resolve', 'requested_version_text']
+
+#: Where a WSGI server puts the standard header.
+STANDARD_ENVIRON_KEY = 'HTTP_OPENSTACK_API_VERSION'
+
+
+class VersionLimits(NamedTuple):
+    """The versions a service accepts now, ``min_version`` to
+    ``max_version``, and the ``default_version`` for requests that name
+    none."""
+
+    min_version: Version
+    max_version: Version
+    default_version: Version
+
+    @property
+    def minimum(self) -> Version:
+        """Deprecated spelling of :attr:`min_version`."""
+        warnings.warn('VersionLimits.minimum is deprecated: use min_version.',
+                      DeprecationWarning, stacklevel=2)
+        return self.min_version
+
+    @property
+    def maximum(self) -> Version:
+        """Deprecated spelling of :attr:`max_version`."""
+        warnings.warn('VersionLimits.maximum is deprecated: use max_version.',
+                      DeprecationWarning, stacklevel=2)
+        return self.max_version
+
+    @property
+    def default(self) -> Version:
+        """Deprecated spelling of :attr:`default_version`."""
+        warnings.warn('VersionLimits.default is deprecated: use '
+                      'default_version.', DeprecationWarning, stacklevel=2)
+        return self.default_version
+
+
+def limits_for(registry: VersionRegistry, *,
+               min_version: Optional[str] = None,
+               max_version: Optional[str] = None,
+               default_version: Optional[str] = None) -> VersionLimits:
+    """Apply an operator's floor, cap and default to the registry's range.
+
+    Each option, when set, must be a version of the registry's history.  The
+    default, unless set, is the registry's default raised to the floor.
+
+    :raises ConfigurationError: naming the option and the allowed range.
+    """
+    def known(value: Optional[str], option: str) -> Optional[Version]:
+        if value is None or value == '':
+            return None
+        try:
+            version = parse_version(value)
+        except InvalidVersion as exc:
+            raise ConfigurationError(f'{option}: {exc}') from None
+        if not registry.is_known(version) or not version.matches(
+                registry.min_version, registry.max_version):
+            raise ConfigurationError(
+                f'{option} = {version} is not a version this service offers: '
+                f'{registry.service_type} supports {registry.min_version} to '
+                f'{registry.max_version}.')
+        return version
+
+    floor = known(min_version, 'min_version') or registry.min_version
+    cap = known(max_version, 'max_version') or registry.max_version
+    if cap < floor:
+        raise ConfigurationError(
+            f'max_version {cap} is below min_version {floor}.')
+    default = known(default_version, 'default_version')
+    if default is None:
+        default = max(registry.default_version, floor)
+    if not default.matches(floor, cap):
+        raise ConfigurationError(
+            f'default_version {default} is outside the accepted range '
+            f'{floor} to {cap}.')
+    return VersionLimits(floor, cap, default)
+
+
+def requested_version_text(environ: Mapping[str, Any],
+                           registry: VersionRegistry,
+                           legacy_keys: tuple[tuple[str, str], ...] = ()
+                           ) -> tuple[Optional[str], Optional[str]]:
+    """The version text a request asks for, and the legacy header it used.
+
+    The standard header's last entry for this service wins; if it names none,
+    the legacy headers are read in order.  ``legacy_keys`` pairs each legacy
+    header name with its WSGI environ key.  Returns ``(None, None)`` when the
+    request names no version for this service.
+    """
+    standard = environ.get(STANDARD_ENVIRON_KEY)
+    if standard:
+        text = microversion_parse.check_standard_header(
+            {'openstack-api-version': standard}, registry.service_type)
+        if text:
+            return text, None
+    for name, key in legacy_keys:
+        value = environ.get(key)
+        if value is not None:
+            text = microversion_parse.check_legacy_headers(
+                {name.lower(): value}, [name])
+            return (text or None), name
+    return None, None
+
+
+def resolve(text: Optional[str], limits: VersionLimits,
+            registry: VersionRegistry) -> Version:
+    """The version to serve for the requested ``text``.
+
+    ``None`` or empty: the default; ``latest`` (any case): the maximum.
+
+    :raises RequestError: 400 when ``text`` is malformed, 406 when it is well
+        formed but not accepted; both with ``min_version``/``max_version``.
+    """
+    if not text:
+        return limits.default_version
+    if text.lower() == LATEST:
+        return limits.max_version
+    try:
+        version = parse_version(text)
+    except InvalidVersion as exc:
+        raise _version_error(
+            str(exc), 400, 'microversion.invalid', limits) from None
+    if not (version.matches(limits.min_version, limits.max_version)
+            and registry.is_known(version)):
+        raise _version_error(
+            f'Version {version} is not supported by the API: '
+            f'{registry.service_type} accepts {limits.min_version} to '
+            f'{limits.max_version}.', 406, 'microversion.not_acceptable',
+            limits)
+    return version
+
+
+def _version_error(detail: str, status: int, code: str,
+                   limits: VersionLimits) -> RequestError:
+    return RequestError(detail, status=status, error_code=code,
+                        min_version=str(limits.min_version),
+                        max_version=str(limits.max_version))

@@ -1,0 +1,66 @@
+"""The WSME field functions at the current request's version.
+
+Each takes the same arguments as its framework-free counterpart in
+:mod:`pecan_microversions.wsme`, with ``version`` defaulting to
+``pecan.request``'s, and raises :class:`~pecan_microversions.pecan.errors.
+APIError`, which Pecan answers wherever it is raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Optional
+
+from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.request import get_version
+from pecan_microversions.wsme import checking, filtering
+
+__all__ = ['apply_patch', 'check_body', 'check_patch', 'filter_response']
+
+
+def filter_response(obj: Any, version: Optional[Version] = None) -> Any:
+    """Unset, in place, what ``version`` does not have; return ``obj``.
+
+    :param obj: a WSME object, or a list, tuple or dict of them.
+    :param version: defaults to the current request's version.
+    """
+    return filtering.filter_response(
+        obj, get_version() if version is None else version)
+
+
+def check_body(datatype: Any, data: Any,
+               version: Optional[Version] = None) -> None:
+    """Reject fields of ``data`` (parsed JSON) that ``version`` lacks.
+
+    See :func:`pecan_microversions.wsme.checking.check_body`.
+    """
+    try:
+        checking.check_body(datatype, data,
+                            get_version() if version is None else version)
+    except RequestError as exc:
+        raise APIError.from_error(exc) from None
+
+
+def check_patch(datatype: Any, patch: Any,
+                version: Optional[Version] = None) -> list[dict[str, Any]]:
+    """Check an RFC 6902 patch of a ``datatype`` resource; return it as
+    dicts.  See :func:`pecan_microversions.wsme.checking.check_patch`."""
+    try:
+        return checking.check_patch(
+            datatype, patch, get_version() if version is None else version)
+    except RequestError as exc:
+        raise APIError.from_error(exc) from None
+
+
+def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
+                version: Optional[Version] = None) -> dict[str, Any]:
+    """Check ``patch``, then apply it to a copy of ``document``.
+    See :func:`pecan_microversions.wsme.checking.apply_patch`."""
+    try:
+        return checking.apply_patch(
+            datatype, document, patch,
+            get_version() if version is None else version)
+    except RequestError as exc:
+        raise APIError.from_error(exc) from None

@@ -1,0 +1,149 @@
+"""Client errors in the API Working Group's JSON errors format.
+
+Every error the library produces is an :class:`APIError`.  It is a WebOb HTTP
+exception, so Pecan turns it into a response wherever it is raised, and it
+carries a numeric ``code`` so that WSME's ``wsexpose`` keeps its status.  The
+:class:`~pecan_microversions.pecan.hook.MicroversionHook` then writes the body,
+whatever the request's ``Accept`` header says::
+
+    {"errors": [{"status": 406, "code": "microversion.not_acceptable",
+                 "title": "Not Acceptable", "detail": "...",
+                 "request_id": "req-...", "min_version": "1.0",
+                 "max_version": "1.8"}]}
+
+``request_id`` appears when a middleware (oslo.middleware's ``RequestId``)
+put ``openstack.request_id`` in the WSGI environ.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Mapping
+from typing import Any, Optional
+from xml.etree import ElementTree
+
+import pecan
+import webob
+import webob.exc
+
+from pecan_microversions.core.errors import RequestError, http_code
+
+__all__ = ['APIError', 'ERROR_CONTENT_TYPE', 'ERROR_KEY', 'INTERNAL_ERROR',
+           'error_from_http_exception', 'error_from_wsme_fault']
+
+ERROR_CONTENT_TYPE = 'application/json'
+#: Where an error raised during a request is noted in the WSGI environ.
+ERROR_KEY = 'pecan_microversions.error'
+_REQUEST_ID_KEY = 'openstack.request_id'
+#: What a client is told of a server-side failure.
+INTERNAL_ERROR = ('The server could not complete the request; the error '
+                   'is logged.')
+
+
+class APIError(RequestError, webob.exc.WSGIHTTPException):
+    """A :class:`~pecan_microversions.core.errors.RequestError` that Pecan
+    answers as a response wherever it is raised.
+
+    It carries a numeric ``code`` so that WSME's ``wsexpose`` keeps its
+    status; the hook then writes the body in the service's error format.
+    Takes the arguments of ``RequestError``.
+    """
+
+    def __init__(self, detail: str, *, status: int = 400,
+                 error_code: str = 'microversion.bad_request',
+                 headers: Optional[Mapping[str, str]] = None,
+                 **members: Any) -> None:
+        RequestError.__init__(self, detail, status=status,
+                              error_code=error_code, headers=headers,
+                              **members)
+        webob.exc.WSGIHTTPException.__init__(
+            self, detail=self.detail,
+            headers=list(headers.items()) if headers else None)
+        self.code = status
+        _remember(self)
+
+    @classmethod
+    def from_error(cls, error: RequestError) -> APIError:
+        """The same error as an :class:`APIError` (itself if it is one)."""
+        if isinstance(error, APIError):
+            return error
+        return cls(error.detail, status=error.code,
+                   error_code=error.error_code,
+                   headers=error.extra_headers, **error.members)
+
+    def to_response(self, environ: Mapping[str, Any]) -> webob.Response:
+        """A fresh JSON response for this error, with its extra headers."""
+        body = {'errors': [self.to_dict(environ.get(_REQUEST_ID_KEY))]}
+        response = webob.Response(
+            status=self.status, content_type=ERROR_CONTENT_TYPE,
+            charset='UTF-8', body=json.dumps(body).encode('utf-8'))
+        for name, value in self.headers.items():
+            if name.lower() not in ('content-type', 'content-length'):
+                response.headers.add(name, value)
+        return response
+
+
+def _remember(error: APIError) -> None:
+    """Note the error on the current request, for WSME's code path.
+
+    ``wsexpose`` catches exceptions and writes its own fault body; the hook
+    finds the error here and writes the JSON errors body instead.
+    """
+    try:
+        pecan.request.environ[ERROR_KEY] = error
+    except AttributeError:  # outside a request, or use_context_locals=False
+        pass
+
+
+def error_from_wsme_fault(response: webob.Response) -> Optional[APIError]:
+    """Our error for a WSME fault body (``faultcode``/``faultstring``).
+
+    ``wsexpose`` answers invalid input and unexpected exceptions in its own
+    format; services using this library answer every error in one format.
+    A server-side fault's text is logged by WSME and not shown to clients.
+    """
+    fault: Any = None
+    if response.content_type == 'application/json':
+        try:
+            fault = json.loads(response.body)
+        except ValueError:
+            return None
+    elif response.content_type in ('application/xml', 'text/xml'):
+        # What wsexpose answers to ``Accept: application/xml``:
+        # <error><faultcode/><faultstring/><debuginfo/></error>.
+        try:
+            root = ElementTree.fromstring(response.body)
+        except ElementTree.ParseError:
+            return None
+        if root.tag == 'error' and root.find('faultstring') is not None:
+            fault = {'faultstring': root.findtext('faultstring')}
+    if not isinstance(fault, dict) or 'faultstring' not in fault:
+        return None
+    status = response.status_int
+    if status >= 500:
+        detail = INTERNAL_ERROR
+    else:
+        detail = str(fault['faultstring'])
+    return APIError(detail, status=status, error_code=http_code(status))
+
+
+def error_from_http_exception(exc: webob.exc.HTTPException,
+                         method: str = '') -> APIError:
+    """Wrap one of Pecan's or WebOb's HTTP errors (404, 405, ...) as ours.
+
+    :param method: the request's HTTP method, named in a 405's detail.
+    """
+    response: webob.Response = exc  # type: ignore[assignment]
+    status = response.status_int
+    detail = getattr(exc, 'detail', None)
+    if not detail and status == 405:
+        detail = f'The method {method} is not allowed for this URL.'
+    elif not detail:
+        detail = getattr(exc, 'explanation', '') or http.client.responses.get(
+            status, '')
+    extra = {name: value for name, value in response.headers.items()
+             if name.lower() in ('allow', 'location', 'retry-after',
+                                 'www-authenticate')}
+    return APIError(str(detail), status=status, error_code=http_code(status),
+                    headers=extra)

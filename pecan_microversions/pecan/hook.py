@@ -1,0 +1,289 @@
+"""The Pecan hook: a version on every request, version headers on every response.
+
+Register it in the application's configuration::
+
+    app = {
+        'root': 'myservice.api.controllers.root.RootController',
+        'hooks': lambda: [MicroversionHook(myservice.api.versions.REGISTRY,
+                                           conf=CONF)],
+    }
+
+or pass ``hooks=[MicroversionHook(...)]`` to ``pecan.make_app``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from typing import Any, NamedTuple, Optional
+
+import webob.exc
+import wsme.exc
+from oslo_config import cfg
+from pecan.hooks import PecanHook
+
+from pecan_microversions.compat import ADHOC_ATTRS_KEY
+from pecan_microversions.core.errors import (
+    ConfigurationError,
+    RequestError,
+    http_code,
+)
+from pecan_microversions.core.headers import Header, response_headers
+from pecan_microversions.core.negotiation import (
+    STANDARD_ENVIRON_KEY,
+    VersionLimits,
+    requested_version_text,
+    resolve,
+)
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.config import (
+    DEFAULT_GROUP,
+    read_limits,
+    register_opts,
+)
+from pecan_microversions.pecan.errors import (
+    ERROR_KEY,
+    INTERNAL_ERROR,
+    APIError,
+    error_from_http_exception,
+    error_from_wsme_fault,
+)
+from pecan_microversions.pecan.request import (
+    LEGACY_KEY,
+    NEGOTIATION_ATTR,
+    Negotiation,
+)
+
+__all__ = ['MicroversionHook']
+
+LOG = logging.getLogger(__name__)
+
+
+class _FastPath(NamedTuple):
+    limits: VersionLimits
+    #: the usual header value ("<service> X.Y") of each accepted version,
+    #: and None (no header) for the default
+    accepted: dict[Optional[str], Version]
+    #: each accepted version's negotiation, response headers ready
+    negotiated: dict[Version, Negotiation]
+    #: the negotiation for requests whose headers are worked out later
+    general: Negotiation
+    #: lower-case names of the headers a controller may have set that
+    #: ``after`` must merge rather than append
+    merged: frozenset[str]
+
+
+_NOTHING: dict[str, Any] = {}  # read-only stand-in for a missing dict
+
+
+class MicroversionHook(PecanHook):
+    """Negotiates each request's microversion and labels each response.
+
+    Before routing it reads ``OpenStack-API-Version`` (then the registry's
+    legacy headers), sets ``pecan.request.api_version``, and answers 400 for
+    a malformed version or 406 for one outside the accepted range.  After
+    every response, errors included, it sets ``OpenStack-API-Version``, the
+    minimum and maximum headers, and appends ``OpenStack-API-Version`` to
+    ``Vary``.  Error responses get the JSON errors body (see
+    :mod:`pecan_microversions.pecan.errors`).
+
+    :param registry: the service's :class:`VersionRegistry`.
+    :param conf: an oslo.config ``ConfigOpts`` holding the operator options
+        (registered here if the application did not); ``None`` serves the
+        registry's full range.
+    :param group: the option group.
+    :raises ~pecan_microversions.core.negotiation.ConfigurationError: the
+        configured versions do not fit the registry.
+    """
+
+    priority = 10  # on_route early, after (which runs in reverse) late
+
+    def __init__(self, registry: VersionRegistry,
+                 conf: Optional[cfg.ConfigOpts] = None,
+                 group: str = DEFAULT_GROUP) -> None:
+        self.registry = registry
+        self._group = group
+        if conf is not None:
+            register_opts(conf, group)
+        limits = read_limits(registry, conf, group)
+        self._lock = threading.Lock()
+        self._legacy_keys = tuple(
+            (name, 'HTTP_' + name.upper().replace('-', '_'))
+            for name in registry.legacy_headers)
+        self._legacy_environ_keys = tuple(key for _, key in self._legacy_keys)
+        self._fast = self._fast_path(limits)
+        if conf is not None:  # last: a reload finds the tables in place
+            conf.register_mutate_hook(self._reload)
+
+    @property
+    def limits(self) -> VersionLimits:
+        """The range accepted now, after the operator's floor and cap."""
+        return self._fast.limits
+
+    def _reload(self, conf: cfg.ConfigOpts, fresh: Any) -> None:
+        """Mutate hook: re-read the floor and cap after a config reload."""
+        with self._lock:
+            try:
+                limits = read_limits(self.registry, conf, self._group)
+            except ConfigurationError as exc:
+                LOG.error('Keeping API versions %s to %s: the reloaded '
+                          'configuration is invalid: %s', self.limits.min_version,
+                          self.limits.max_version, exc)
+                return
+            # One assignment: a request sees the old tables or the new.
+            self._fast = self._fast_path(limits)
+        LOG.info('API versions now %s to %s (default %s).', limits.min_version,
+                 limits.max_version, limits.default_version)
+
+    def _fast_path(self, limits: VersionLimits) -> _FastPath:
+        """Everything a request needs under ``limits``, built once per
+        configuration: per accepted version, the response headers ready to
+        append."""
+        service = self.registry.service_type
+        versions = [v for v in self.registry.versions
+                    if v.matches(limits.min_version, limits.max_version)]
+        accepted: dict[Optional[str], Version] = {
+            f'{service} {v}': v for v in versions}
+        accepted[None] = limits.default_version  # no header
+        planned = {v: response_headers(self.registry, v, limits)
+                   for v in versions}
+        negotiated = {v: Negotiation(limits, self.registry,
+                                     tuple((h.name, h.value) for h in hs))
+                      for v, hs in planned.items()}
+        merged = frozenset(header.name.lower() for hs in planned.values()
+                           for header in hs if header.mode != 'add')
+        return _FastPath(limits, accepted, negotiated,
+                         Negotiation(limits, self.registry, None), merged)
+
+    def on_route(self, state: Any) -> None:
+        environ = state.request.environ
+        # ``request.api_version = ...`` is stored here by WebOb; write it
+        # directly, without WebOb's generic __setattr__.
+        attrs = environ.get(ADHOC_ATTRS_KEY)
+        if attrs is None:
+            attrs = environ[ADHOC_ATTRS_KEY] = {}
+        fast = self._fast  # one read: consistent after a reload
+        # Fast path: "<service> X.Y" exactly, X.Y accepted, or no header at
+        # all (the default) and no legacy header either.  Anything else goes
+        # the general way (legacy headers are not read when the standard
+        # header names this service).
+        raw = environ.get(STANDARD_ENVIRON_KEY)
+        version = fast.accepted.get(raw)
+        if raw is None:
+            for key in self._legacy_environ_keys:
+                if key in environ:
+                    version = None
+                    break
+        if version is not None:
+            attrs[NEGOTIATION_ATTR] = fast.negotiated[version]
+        else:
+            attrs[NEGOTIATION_ATTR] = fast.general  # in place if we raise
+            text, legacy = requested_version_text(environ, self.registry,
+                                                  self._legacy_keys)
+            if legacy is not None:  # noted first: a 400 echoes it too
+                environ[LEGACY_KEY] = legacy
+            try:
+                version = resolve(text, fast.limits, self.registry)
+            except RequestError as exc:
+                raise APIError.from_error(exc) from None
+            if legacy is None:
+                attrs[NEGOTIATION_ATTR] = fast.negotiated[version]
+        attrs['api_version'] = version
+
+    def on_error(self, state: Any, e: BaseException) -> Optional[APIError]:
+        if isinstance(e, APIError):
+            return None  # Pecan made it the response; after() renders it
+        if isinstance(e, RequestError):  # from framework-free code
+            return APIError.from_error(e)
+        if isinstance(e, webob.exc.HTTPException):
+            if getattr(e, 'code', 0) >= 400:
+                return error_from_http_exception(e, state.request.method)
+            return None
+        if isinstance(e, wsme.exc.ClientSideError):  # from a pecan.expose
+            return APIError(e.faultstring, status=e.code,
+                            error_code=http_code(e.code))
+        if isinstance(e, RecursionError) and _json_too_deep(state.request):
+            # Pecan parses JSON bodies while routing, before any controller.
+            return APIError('The JSON body is nested too deeply.',
+                            error_code='microversion.body_too_deep')
+        LOG.exception('Unexpected error serving %s %s',
+                      state.request.method, state.request.path)
+        return APIError(INTERNAL_ERROR, status=500,
+                        error_code='http.internal_server_error')
+
+    def after(self, state: Any) -> None:
+        environ = state.request.environ
+        response = state.response
+        attrs = environ.get(ADHOC_ATTRS_KEY) or _NOTHING
+        negotiation = attrs.get(NEGOTIATION_ATTR)
+        headers = None if negotiation is None else negotiation.headers
+        if headers is not None and response.status[0] in '123':
+            # The common case: a success, no legacy header, and none of our
+            # headers or Vary set by the controller.  Append and go.
+            headerlist = response.headerlist
+            merged = self._fast.merged
+            for name, _ in headerlist:
+                if name[0] in 'OoVvXx' and name.lower() in merged:
+                    break
+            else:
+                headerlist.extend(headers)
+                return
+        self._after(state, environ, response)
+
+    def _after(self, state: Any, environ: dict[str, Any],
+               response: Any) -> None:
+        """``after`` for errors, legacy headers and headers to merge."""
+        error = environ.get(ERROR_KEY)
+        if error is None and isinstance(response, APIError):
+            error = response
+        if error is not None or response.status[0] not in '123':
+            status = response.status_int
+            if error is None and status >= 400:
+                error = error_from_wsme_fault(response)
+            if error is not None and status == error.code:
+                response = state.response = error.to_response(environ)
+        attrs = environ.get(ADHOC_ATTRS_KEY) or _NOTHING
+        negotiation = attrs.get(NEGOTIATION_ATTR)
+        limits = self.limits if negotiation is None else negotiation.limits
+        version = attrs.get('api_version') or limits.default_version
+        _merge(response.headers, response_headers(
+            self.registry, version, limits, environ.get(LEGACY_KEY)))
+
+
+def _merge(headers: Any, wanted: tuple[Header, ...]) -> None:
+    """Put ``wanted`` into ``headers`` by each one's mode."""
+    for header in wanted:
+        if header.mode == 'set':
+            headers[header.name] = header.value
+        elif header.mode == 'add':
+            headers.add(header.name, header.value)
+        else:
+            _append_list(headers, header.name, header.value)
+
+
+def _json_too_deep(request: Any) -> bool:
+    """Whether the request's body is JSON too deep for the parser."""
+    try:
+        json.loads(request.body)
+    except RecursionError:
+        return True
+    except ValueError:
+        return False
+    return False
+
+
+def _append_list(headers: Any, name: str, value: str) -> None:
+    """Append the tokens of ``value`` missing from the list header."""
+    current = ', '.join(headers.getall(name))
+    if not current:
+        headers[name] = value
+        return
+    present = {token.strip().lower() for token in current.split(',')}
+    if '*' in present:
+        return
+    missing = [token.strip() for token in value.split(',')
+               if token.strip().lower() not in present]
+    if missing:
+        headers[name] = ', '.join([current] + missing)

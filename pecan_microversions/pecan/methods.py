@@ -1,0 +1,457 @@
+"""Versioned controller methods and sub-resources.
+
+A method gets a version range with :func:`api_version`; outside every range
+it has, the method does not exist for the request (404, or 405 if asked)::
+
+    class ThingsController(rest.RestController):
+
+        @api_version(REGISTRY, '1.1', '1.4')      # POST exists 1.1 to 1.4 ...
+        @wsexpose(Thing, body=ThingV1)
+        def post(self, body):
+            ...
+
+        @post.version('1.5')                      # ... and differently from 1.5
+        @wsexpose(Thing, body=ThingV2, status_code=201)
+        def post(self, body):
+            ...
+
+:func:`api_version` returns a *dispatcher*: a plain function that Pecan routes
+to like the decorated one (same exposure, same signature) and that, when
+called, runs the implementation whose range holds the request's version.  The
+version is known before routing (the hook sets it in ``on_route``), so
+routing-time code such as ``_lookup`` and ``_route`` can use it too;
+:class:`ResourceRange` does that to give a whole sub-controller a range.
+
+All checks run when the class body runs, that is at import: versions that are
+not in the registry's history, inverted ranges, overlapping implementations,
+and implementations that Pecan would route differently all raise a
+:class:`~pecan_microversions.core.registry.RegistryError` subclass.  Every
+implementation and resource range is declared in the registry (kinds
+:data:`METHOD` and :data:`RESOURCE`); :func:`method_changes` lists what each
+version added, removed or changed.
+
+Pecan detail: exposure lives in the function's ``_pecan`` dictionary
+(``pecan.util._cfg``), which WSME's ``wsexpose`` itself fills in.  The
+dispatcher copies it from the implementations so that Pecan routes to the
+dispatcher exactly as it would to them; there is no public API for that.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Optional, Protocol
+
+import pecan
+import pecan.rest
+
+from pecan_microversions.compat import (
+    custom_actions,
+    exposure,
+    generic_handlers,
+    set_exposure,
+    when_for,
+)
+from pecan_microversions.core.changes import METHOD
+from pecan_microversions.core.errors import (
+    InvalidDeclarationError,
+    MismatchedExposureError,
+    OverlappingVersionsError,
+)
+from pecan_microversions.core.registry import Declaration, VersionRegistry
+from pecan_microversions.core.version import Version, VersionLike, VersionRange
+from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.request import get_version
+
+__all__ = [
+    'Implementation',
+    'VersionedFunction',
+    'VersionedMethod',
+    'api_version',
+    'exists_at_version',
+]
+
+_MISSING_STATUSES = (404, 405)
+_NOT_FOUND_CODE = 'microversion.method_not_found'
+_NOT_ALLOWED_CODE = 'microversion.method_not_allowed'
+
+
+class Implementation(NamedTuple):
+    """One implementation of a versioned method and its version range."""
+
+    function: Callable[..., Any]
+    min_version: Version
+    max_version: Optional[Version]
+    declaration: Declaration
+
+    def exists_at(self, version: Version) -> bool:
+        """Whether this implementation serves ``version``."""
+        return version.matches(self.min_version, self.max_version)
+
+    def overlaps(self, other: Implementation) -> bool:
+        """Whether some version is in both ranges."""
+        return ((other.max_version is None
+                 or self.min_version <= other.max_version)
+                and (self.max_version is None
+                     or other.min_version <= self.max_version))
+
+
+class VersionedMethod:
+    """The implementations of one controller method, oldest range first.
+
+    Built by :func:`api_version` and extended by a dispatcher's ``version``;
+    read it as ``dispatcher.versioned``.  Immutable: each extension makes a
+    new one.
+    """
+
+    def __init__(self, registry: VersionRegistry, name: str, owner: str,
+                 missing_status: int,
+                 implementations: Sequence[Implementation]) -> None:
+        self.registry = registry
+        self.name = name
+        self.owner = owner
+        self.missing_status = missing_status
+        self.implementations: tuple[Implementation, ...] = tuple(
+            sorted(implementations, key=lambda i: i.min_version))
+
+    def __repr__(self) -> str:
+        return f'<VersionedMethod {self.owner} {self.name}: {self.ranges()}>'
+
+    def select(self, version: Version) -> Optional[Implementation]:
+        """The implementation serving ``version``, or ``None``."""
+        for implementation in self.implementations:
+            if implementation.exists_at(version):
+                return implementation
+        return None
+
+    def exists_at(self, version: Version) -> bool:
+        """Whether some implementation serves ``version``."""
+        return self.select(version) is not None
+
+    def ranges(self) -> str:
+        """The versions served, in words: ``1.1 to 1.4 and from 1.6``."""
+        return _describe([(i.min_version, i.max_version)
+                          for i in self.implementations])
+
+
+class VersionedFunction(Protocol):
+    """What :func:`api_version` returns: a function Pecan routes to.
+
+    Calling it runs the implementation for the request's version or raises
+    the method's 404/405 :class:`~pecan_microversions.pecan.errors.APIError`.
+    """
+
+    __name__: str
+    #: The implementations and their ranges.
+    versioned: VersionedMethod
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    def version(self, min_version: VersionLike,
+                max_version: Optional[VersionLike] = None
+                ) -> Callable[[Callable[..., Any]], VersionedFunction]:
+        """Add an implementation for another, non-overlapping range."""
+        ...
+
+
+def api_version(registry: VersionRegistry, min_version: VersionLike,
+                max_version: Optional[VersionLike] = None, *,
+                missing_status: int = 404, endpoint: Optional[str] = None
+                ) -> Callable[[Callable[..., Any]], VersionedFunction]:
+    """Give a controller method a version range, ``max_version`` inclusive.
+
+    Put it above the exposing decorator (``pecan.expose``, ``wsexpose``),
+    or on an unexposed function that ``pecan.expose`` or a generic
+    controller's ``when`` then exposes.  Add implementations for other
+    ranges with ``@name.version(min, max)`` on a method of the same name.
+
+    :param registry: the service's registry; both bounds must be in its
+        history.
+    :param max_version: the last version served; ``None``: all later ones.
+    :param missing_status: the status when no implementation serves the
+        request's version: 404 (the method does not exist) or 405 (another
+        method serves the URL; the ``Allow`` header lists the methods that
+        exist at the request's version).
+    :param endpoint: how the registry and docs name the method, such as
+        ``'POST /v1/things'``; by default the controller class's dotted path.
+    :raises UnknownVersionError: a bound is not in the history.
+    :raises InvertedRangeError: ``max_version`` is below ``min_version``.
+    :raises MismatchedExposureError: the function cannot be dispatched.
+    """
+    if missing_status not in _MISSING_STATUSES:
+        raise InvalidDeclarationError(
+            f'missing_status must be 404 or 405, not {missing_status!r}.')
+
+    def decorate(function: Callable[..., Any]) -> VersionedFunction:
+        _check_function(function)
+        name = function.__name__
+        owner = endpoint or _controller_path(function)
+        low, high = _check_range(registry, function, min_version, max_version)
+        declaration = registry.declare(METHOD, owner, name, low, high)
+        implementation = Implementation(function, low, high, declaration)
+        versioned = VersionedMethod(registry, name, owner, missing_status,
+                                    [implementation])
+        return _make_dispatcher(versioned, function, None)
+
+    return decorate
+
+
+def _extend(dispatcher: VersionedFunction, min_version: VersionLike,
+            max_version: Optional[VersionLike]
+            ) -> Callable[[Callable[..., Any]], VersionedFunction]:
+    versioned = dispatcher.versioned
+
+    def decorate(function: Callable[..., Any]) -> VersionedFunction:
+        _check_function(function)
+        if function.__name__ != versioned.name:
+            raise MismatchedExposureError(
+                f'{_where(function)}: @{versioned.name}.version decorates '
+                f'{function.__name__!r}; every implementation must be named '
+                f'{versioned.name!r}, or Pecan would route both names.')
+        first = versioned.implementations[0].function
+        _check_same_exposure(first, function)
+        low, high = _check_range(versioned.registry, function, min_version,
+                                 max_version)
+        candidate = Implementation(function, low, high, None)  # type: ignore
+        for existing in versioned.implementations:
+            if existing.overlaps(candidate):
+                raise OverlappingVersionsError(_overlap_message(
+                    versioned, existing, candidate))
+        declaration = versioned.registry.declare(
+            METHOD, versioned.owner, versioned.name, low, high)
+        extended = VersionedMethod(
+            versioned.registry, versioned.name, versioned.owner,
+            versioned.missing_status,
+            versioned.implementations + (candidate._replace(
+                declaration=declaration),))
+        return _make_dispatcher(extended, first, dispatcher)
+
+    return decorate
+
+
+def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
+                     previous: Optional[VersionedFunction]) -> VersionedFunction:
+    def dispatcher(self: Any, *args: Any, **kwargs: Any) -> Any:
+        version = get_version()
+        implementation = versioned.select(version)
+        if implementation is None:
+            raise _missing_error(versioned, dispatcher, self, version)
+        return implementation.function(self, *args, **kwargs)
+
+    result: Any = dispatcher
+    result.__name__ = first.__name__
+    result.__qualname__ = getattr(first, '__qualname__', first.__name__)
+    result.__module__ = first.__module__
+    result.__doc__ = first.__doc__
+    # Pecan reads the argument list with inspect.getfullargspec, which
+    # honours __signature__: routing sees the implementations' arguments.
+    # A wrapper's (*args, **kwargs) would make Pecan search this function's
+    # closure (which holds the dispatcher itself); take what it wraps, as
+    # Pecan's own search would.
+    signature = inspect.signature(first, follow_wrapped=False)
+    if next(iter(signature.parameters), None) != 'self':
+        signature = inspect.signature(first)
+    result.__signature__ = signature
+    result.versioned = versioned
+    result.version = lambda low, high=None: _extend(result, low, high)
+    source = previous if previous is not None else first
+    _copy_exposure(source, result)
+    return result  # type: ignore[no-any-return]
+
+
+def _copy_exposure(source: Callable[..., Any], target: Any) -> None:
+    """Make ``target`` exposed exactly like ``source`` (possibly not at all)."""
+    config = exposure(source) or None
+    if config is not None:
+        copied = dict(config)
+        for key in ('content_types', 'generic_handlers'):
+            if key in copied:
+                copied[key] = dict(copied[key])
+        for key in ('template', 'allowed_methods'):
+            if key in copied:
+                copied[key] = list(copied[key])
+        if copied.get('generic'):
+            # The dispatcher is the generic controller: its default handler,
+            # and the target of its ``when``.
+            copied['generic_handlers']['DEFAULT'] = target
+            target.when = when_for(target)
+        set_exposure(target, copied)
+    if getattr(source, 'exposed', False):
+        target.exposed = True
+    if getattr(source, 'custom_route', None) is not None:
+        target.custom_route = source.custom_route  # type: ignore[attr-defined]
+
+
+def _check_function(function: Any) -> None:
+    if not callable(function) or not hasattr(function, '__name__'):
+        raise MismatchedExposureError(
+            f'@api_version decorates functions, not {function!r}.')
+    if isinstance(getattr(function, 'versioned', None), VersionedMethod):
+        raise MismatchedExposureError(
+            f'{_where(function)}: {function.__name__} already has a version '
+            f'range; add another implementation with '
+            f'@{function.__name__}.version(...).')
+    if exposure(function).get('generic_handler'):
+        raise MismatchedExposureError(
+            f'{_where(function)}: put @api_version below the generic '
+            'controller\'s @....when(...), so that the handler it registers '
+            'is the versioned one.')
+
+
+def _exposure(function: Callable[..., Any]) -> dict[str, Any]:
+    config = exposure(function)
+    spec = config.get('argspec') or inspect.getfullargspec(function)
+    return {
+        'exposed': bool(getattr(function, 'exposed', False)),
+        'template': config.get('template'),
+        'content types': config.get('content_types'),
+        'content type': config.get('content_type'),
+        'generic': bool(config.get('generic')),
+        'route': getattr(function, 'custom_route', None),
+        'arguments': tuple(spec[:4]),
+        'parameters': [
+            (p.name, p.kind, p.default) for p in inspect.signature(
+                function, follow_wrapped=False).parameters.values()],
+    }
+
+
+def _check_same_exposure(first: Callable[..., Any],
+                         other: Callable[..., Any]) -> None:
+    want, got = _exposure(first), _exposure(other)
+    for key, value in want.items():
+        if got[key] != value:
+            raise MismatchedExposureError(
+                f'{_where(other)}: this implementation of {first.__name__} '
+                f'has {key} {got[key]!r} but the one at {_where(first)} has '
+                f'{value!r}. Pecan routes the request before the version '
+                'picks an implementation, so all must be exposed alike; '
+                'change the schema (WSME types, status codes) instead.')
+
+
+def _check_range(registry: VersionRegistry, function: Callable[..., Any],
+                 min_version: VersionLike, max_version: Optional[VersionLike]
+                 ) -> tuple[Version, Optional[Version]]:
+    what = f'@api_version on {_where(function)}'
+    low = registry.known_version(min_version, f'{what}: min_version')
+    high = (None if max_version is None
+            else registry.known_version(max_version, f'{what}: max_version'))
+    VersionRange(low, high, what=what)
+    return low, high
+
+
+def _overlap_message(versioned: VersionedMethod, existing: Implementation,
+                     new: Implementation) -> str:
+    start = max(existing.min_version, new.min_version)
+    ends = [v for v in (existing.max_version, new.max_version) if v is not None]
+    end = min(ends) if ends else None
+    both = _describe([(start, end)])
+    return (f'{_where(new.function)}: {versioned.name} for '
+            f'{_describe([(new.min_version, new.max_version)])} overlaps the '
+            f'implementation for '
+            f'{_describe([(existing.min_version, existing.max_version)])} at '
+            f'{_where(existing.function)} (both claim {both}); each version '
+            'must select one implementation.')
+
+
+def _describe(ranges: Sequence[tuple[Version, Optional[Version]]]) -> str:
+    return ', '.join(VersionRange(low, high).short() for low, high in ranges)
+
+
+def _where(function: Callable[..., Any]) -> str:
+    name = getattr(function, '__qualname__', None) or repr(function)
+    code = getattr(inspect.unwrap(function), '__code__', None)
+    if code is None:
+        return name
+    return f'{name} ({code.co_filename}:{code.co_firstlineno})'
+
+
+def _controller_path(function: Callable[..., Any]) -> str:
+    qualname = getattr(function, '__qualname__', function.__name__)
+    owner = qualname.rpartition('.')[0] or qualname
+    return f'{function.__module__}.{owner}'
+
+
+def _missing_error(versioned: VersionedMethod, dispatcher: Any,
+                   controller: Any, version: Version) -> APIError:
+    request = pecan.request
+    what = f'{request.method} {request.path}'
+    detail = (f'{what} is not available in version {version}: it exists in '
+              f'versions {versioned.ranges()}.')
+    if versioned.missing_status == 404:
+        return APIError(detail, status=404, error_code=_NOT_FOUND_CODE)
+    allow = _allowed_methods(dispatcher, controller, version)
+    return APIError(detail, status=405, error_code=_NOT_ALLOWED_CODE,
+                    headers={'Allow': ', '.join(allow)})
+
+
+# -- 405's Allow header -------------------------------------------------------
+
+_REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
+                    'HEAD': ('head',)}
+_REST_ITEM = {'GET': ('get_one', 'get'), 'PUT': ('put',), 'PATCH': ('patch',),
+              'DELETE': ('delete',), 'HEAD': ('head',)}
+
+
+def exists_at_version(handler: Any, version: Version) -> bool:
+    """Whether an exposed handler (versioned or not) exists at ``version``.
+
+    A versioned method exists inside its ranges; any other exposed handler
+    at every version.
+    """
+    versioned = getattr(handler, 'versioned', None)
+    if isinstance(versioned, VersionedMethod):
+        return versioned.exists_at(version)
+    return handler is not None and bool(getattr(handler, 'exposed', False))
+
+
+def _allowed_methods(dispatcher: Any, controller: Any,
+                     version: Version) -> list[str]:
+    """The HTTP methods the dispatcher's URL answers at ``version``.
+
+    Generic controllers: the handlers that exist (the default one answers
+    GET and HEAD).  ``RestController``: the methods for the same URL shape
+    (collection, item or custom action).  A plain exposed method answers
+    every HTTP method, so none is listed.
+    """
+    config = exposure(dispatcher)
+    root = dispatcher if config.get('generic') else None
+    if root is None and config.get('generic_handler'):
+        root = _generic_root(dispatcher, controller)
+    if root is not None:
+        allowed: set[str] = set()
+        for method, handler in generic_handlers(root).items():
+            if exists_at_version(handler, version):
+                allowed.update(('GET', 'HEAD') if method == 'DEFAULT'
+                               else (method,))
+        return sorted(allowed)
+    if isinstance(controller, pecan.rest.RestController):
+        methods = {method for method, names in _rest_shape(
+            controller, dispatcher.__name__).items()
+            if any(exists_at_version(getattr(controller, name, None), version)
+                   for name in names)}
+        if 'GET' in methods and getattr(controller, 'head_like_get', False):
+            methods.add('HEAD')  # VersionedRestController answers it
+        return sorted(methods)
+    return []
+
+
+def _generic_root(handler: Any, controller: Any) -> Any:
+    for name in dir(type(controller)):
+        candidate = getattr(type(controller), name, None)
+        config = exposure(candidate)
+        if (config.get('generic')
+                and handler in config['generic_handlers'].values()):
+            return candidate
+    return None
+
+
+def _rest_shape(controller: Any, name: str) -> dict[str, tuple[str, ...]]:
+    for action, methods in custom_actions(controller).items():
+        names = {action} | {f'{m.lower()}_{action}' for m in methods}
+        if name in names:
+            return {m.upper(): (f'{m.lower()}_{action}', action)
+                    for m in methods}
+    if any(name in names for names in _REST_COLLECTION.values()) and (
+            name != 'get'):
+        return _REST_COLLECTION
+    return _REST_ITEM

@@ -1,0 +1,210 @@
+"""Declaring query parameters, and their allowed values, by microversion.
+
+::
+
+    class NodesController(rest.RestController):
+
+        @query_params(REGISTRY, 'GET /v1/nodes',
+                      driver=param(min_version='1.2', max_version='1.5'),
+                      sort_key=param(values={'name': None, 'owner': '1.4'}))
+        @wsexpose(NodeCollection, wtypes.text, wtypes.text, int)
+        def get_all(self, driver=None, sort_key='name', limit=None):
+            ...
+
+Before the method runs, each query parameter is checked against the
+request's version: one outside its range, or a value outside its range,
+gets the registry's ``unavailable_status``; a parameter that is neither
+declared nor an argument of the method gets 400, or is ignored when the
+registry says ``unknown_query_params='ignore'``.  ``query_params`` goes
+above the expose decorator (it refuses otherwise), so it runs before WSME
+reads the arguments.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Optional, TypeVar
+
+import pecan
+
+from pecan_microversions.compat import function_definition, is_wsme_function
+from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
+from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.version import Version, VersionLike, VersionRange
+from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.request import get_version
+
+__all__ = ['QueryParam', 'QueryParameters', 'declared_query_params', 'param',
+           'query_params']
+
+_DECLARED = '_pmv_query_parameters'
+
+_F = TypeVar('_F', bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class QueryParam:
+    """A query parameter's declared range and allowed values (see
+    :func:`param`)."""
+
+    min_version: Optional[VersionLike] = None
+    max_version: Optional[VersionLike] = None
+    values: Optional[Mapping[str, ValueRange]] = None
+    multiple: bool = False
+
+
+def param(min_version: Optional[VersionLike] = None,
+          max_version: Optional[VersionLike] = None, *,
+          values: Optional[Mapping[str, ValueRange]] = None,
+          multiple: bool = False,
+          introduced: Optional[VersionLike] = None,
+          last: Optional[VersionLike] = None) -> QueryParam:
+    """A query parameter that exists from ``min_version`` to
+    ``max_version``.
+
+    :param values: for a non-free-form parameter, every allowed value and its
+        range: ``None`` (always), ``'X.Y'`` (its min_version) or
+        ``(min_version, max_version)``.  Other values get 400.
+    :param multiple: whether it may be repeated (``?tag=a&tag=b``); any
+        other parameter given twice gets 400 rather than one value being
+        silently dropped.
+
+    ``introduced`` and ``last`` are the deprecated spellings of
+    ``min_version`` and ``max_version``.
+    """
+    if introduced is not None or last is not None:
+        warnings.warn('param(introduced=, last=) is deprecated: use '
+                      'min_version= and max_version=.', DeprecationWarning,
+                      stacklevel=2)
+        min_version = introduced if min_version is None else min_version
+        max_version = last if max_version is None else max_version
+    return QueryParam(min_version, max_version, values, multiple)
+
+
+class _ParamRules:
+    """The declared parameters of one method, precomputed per version."""
+
+    def __init__(self, registry: VersionRegistry, owner: str,
+                 params: Mapping[str, QueryParam]) -> None:
+        self.registry = registry
+        self.owner = owner
+        self.ranges: dict[str, tuple[Optional[Version], Optional[Version]]] = {}
+        self.values: dict[str, ValueRule] = {}
+        self.multiple = frozenset(n for n, p in params.items()
+                                  if isinstance(p, QueryParam) and p.multiple)
+        for name, spec in params.items():
+            if not isinstance(spec, QueryParam):
+                raise InvalidDeclarationError(
+                    f'query_params({owner!r}): {name}= must be a param(...), '
+                    f'not {spec!r}.')
+            declaration = registry.declare('query_parameter', owner, name,
+                                           spec.min_version, spec.max_version)
+            self.ranges[name] = (declaration.min_version,
+                                 declaration.max_version)
+            if spec.values is not None:
+                self.values[name] = value_rule(
+                    registry, 'query_parameter_value', owner, name, None,
+                    spec.values)
+        self.available = {
+            v: frozenset(n for n, r in self.ranges.items() if v.matches(*r))
+            for v in registry.versions}
+
+    def check(self, query: Any, known: frozenset[str],
+              version: Version) -> None:
+        available = self.available[version]
+        for name in query.keys():
+            if name not in self.multiple and len(query.getall(name)) > 1:
+                raise APIError(
+                    f'Query parameter {name!r} is given '
+                    f'{len(query.getall(name))} times; give it once.',
+                    error_code='microversion.repeated_query_parameter')
+            if name in available:
+                rule = self.values.get(name)
+                if rule is not None:
+                    for value in query.getall(name):
+                        self._check_value(name, rule, value, version)
+            elif name in self.ranges:
+                raise APIError(
+                    f'Query parameter {name!r} is not available at version '
+                    f'{version}; it exists {VersionRange(*self.ranges[name])}.',
+                    status=self.registry.unavailable_status,
+                    error_code='microversion.query_parameter_unavailable')
+            elif (name not in known
+                  and self.registry.unknown_query_params == 'reject'):
+                raise APIError(f'Unknown query parameter {name!r}.',
+                               error_code='microversion.unknown_query_parameter')
+
+    def _check_value(self, name: str, rule: ValueRule, value: str,
+                     version: Version) -> None:
+        rule.check(value, version, f'query parameter {name!r}',
+                   self.registry.unavailable_status)
+
+
+def query_params(registry: VersionRegistry, owner: str, /,
+                 **params: QueryParam) -> Callable[[_F], _F]:
+    """Decorator: declare and enforce a method's versioned query parameters.
+
+    ``registry`` and ``owner`` are positional-only, so any parameter name
+    (``owner`` included) can be declared.
+
+    :param owner: names the method in the registry, e.g. ``'GET /v1/nodes'``.
+    :param params: ``name=param(...)`` for each versioned parameter; the
+        method's other arguments are parameters of every version.
+    :raises ~pecan_microversions.core.registry.RegistryError: at decoration, for
+        a version outside the history or an inverted range.
+    """
+    rules = _ParamRules(registry, owner, params)
+
+    def decorate(func: _F) -> _F:
+        if not getattr(func, 'exposed', False):
+            raise InvalidDeclarationError(
+                f'query_params({owner!r}) decorates {func!r}, which is not '
+                'exposed: put it above @pecan.expose or @wsexpose.')
+        if is_wsme_function(func):
+            definition = function_definition(func)
+            arguments = {a.name for a in definition.arguments}
+            if registry.unknown_query_params == 'ignore':
+                definition.ignore_extra_args = True
+        else:
+            arguments = set(inspect.signature(func).parameters)
+        known = frozenset(arguments | set(params)) - {'self'}
+
+        @functools.wraps(func)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            try:
+                rules.check(pecan.request.GET, known, get_version())
+            except RequestError as exc:
+                raise APIError.from_error(exc) from None
+            return func(*args, **kwargs)
+
+        setattr(checked, _DECLARED, QueryParameters(
+            owner, dict(rules.ranges),
+            {name: dict(rule.ranges) for name, rule in rules.values.items()},
+            rules.multiple))
+        return checked  # type: ignore[return-value]
+
+    return decorate
+
+
+class QueryParameters(NamedTuple):
+    """What :func:`query_params` declared for one method (see
+    :func:`declared_query_params`): each parameter's ``(first, last)``
+    versions, each versioned value's range, and the repeatable ones."""
+
+    owner: str
+    ranges: Mapping[str, tuple[Optional[Version], Optional[Version]]]
+    values: Mapping[str, Mapping[str, tuple[Optional[Version],
+                                            Optional[Version]]]]
+    multiple: frozenset[str]
+
+
+def declared_query_params(func: Callable[..., Any]
+                          ) -> Optional[QueryParameters]:
+    """The query parameters :func:`query_params` declared on ``func``, or
+    ``None`` when it declares none."""
+    return getattr(func, _DECLARED, None)

@@ -1,0 +1,176 @@
+"""Versioned sub-resources, and a RestController whose 405s know versions.
+
+A :class:`ResourceRange` gives a whole URL subtree a version range, declared
+once at import; outside it every URL under the resource answers 404::
+
+    PARTS = ResourceRange(REGISTRY, '/things/{id}/parts', '1.3')
+
+    class ThingsController(rest.RestController):
+        parts = PARTS.gate(PartsController())
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import pecan
+import pecan.rest
+import webob.exc
+
+from pecan_microversions.compat import lookup_controller
+from pecan_microversions.core.changes import RESOURCE
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.version import Version, VersionLike, VersionRange
+from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.methods import exists_at_version
+from pecan_microversions.pecan.request import get_version
+
+__all__ = ['ResourceGate', 'ResourceRange', 'VersionedRestController',
+           'versioned_subresource']
+
+_RESOURCE_CODE = 'microversion.resource_not_found'
+
+_REST_GET_NAMES = ('get', 'get_one', 'get_all', 'new', 'edit', 'get_delete')
+
+
+class VersionedRestController(pecan.rest.RestController):
+    """A ``RestController`` whose own 405s list only existing methods.
+
+    Pecan answers 405 itself for an HTTP method a ``RestController`` has no
+    handler for (``HEAD`` and ``OPTIONS`` included), listing in ``Allow``
+    every handler it has.  This subclass drops from that list the versioned
+    handlers that do not exist at the request's version.  Otherwise it is a
+    plain ``RestController``; versioned methods work without it.
+
+    ``HEAD`` is answered like ``GET`` (the same handler, so the same status
+    and headers at each version) without a body, unless the controller has
+    a ``head`` handler of its own.
+    """
+
+    #: Read by the 405s of versioned methods: ``HEAD`` goes with ``GET``.
+    head_like_get = True
+
+    def _handle_head(self, method: str, remainder: list[str],
+                     request: Optional[Any] = None) -> Any:
+        if self._find_controller('head'):
+            return self._handle_unknown_method(method, remainder, request)
+        return self._handle_get('get', remainder, request)
+
+    @pecan.expose()
+    def _route(self, args: list[str], request: Optional[Any] = None
+               ) -> tuple[Any, list[str]]:
+        try:
+            return super()._route(args, request)
+        except webob.exc.HTTPMethodNotAllowed as exc:
+            if not getattr(exc, '_microversion_allow', False):
+                version = get_version(request)
+                exc.allow = [method for method in (exc.allow or ())
+                             if any(exists_at_version(getattr(self, name, None),
+                                               version)
+                                    for name in (_REST_GET_NAMES
+                                                 if method == 'GET'
+                                                 else (method.lower(),)))]
+                if 'GET' in exc.allow and 'HEAD' not in exc.allow:
+                    exc.allow = sorted([*exc.allow, 'HEAD'])
+                exc._microversion_allow = True  # the innermost one decides
+            raise
+
+
+class ResourceRange:
+    """A version range for a whole sub-resource, declared once at import.
+
+    Outside the range every URL under the resource answers 404, whatever the
+    HTTP method.  Use :meth:`gate` to wrap a sub-controller (an attribute or
+    what ``_lookup`` returns), or :meth:`check` in routing code of your own::
+
+        PARTS = ResourceRange(REGISTRY, '/things/{id}/parts', '1.3')
+
+        class ThingsController(rest.RestController):
+            parts = PARTS.gate(PartsController())
+
+    :param path: how the registry and docs name the resource.
+    :raises ~pecan_microversions.core.errors.UnknownVersionError: a bound
+        is not in the history.
+    :raises ~pecan_microversions.core.errors.InvertedRangeError:
+        ``max_version`` is below ``min_version``.
+    """
+
+    def __init__(self, registry: VersionRegistry, path: str,
+                 min_version: VersionLike,
+                 max_version: Optional[VersionLike] = None) -> None:
+        what = f'Resource {path}'
+        self.path = path
+        self.min_version = registry.known_version(
+            min_version, f'{what}: min_version')
+        self.max_version = (None if max_version is None
+                            else registry.known_version(
+                                max_version, f'{what}: max_version'))
+        VersionRange(self.min_version, self.max_version, what=what)
+        self.declaration = registry.declare(
+            RESOURCE, path, '*', self.min_version, self.max_version)
+
+    def __repr__(self) -> str:
+        return f'<ResourceRange {self.path}: {self.ranges()}>'
+
+    def ranges(self) -> str:
+        """The versions served, in words."""
+        return VersionRange(self.min_version, self.max_version).short()
+
+    def exists_at(self, version: Version) -> bool:
+        """Whether the resource exists at ``version``."""
+        return version.matches(self.min_version, self.max_version)
+
+    def check(self, request: Optional[Any] = None) -> None:
+        """Raise the 404 unless the current (or given) request is in range.
+
+        :raises APIError: 404 ``microversion.resource_not_found``.
+        """
+        request = pecan.request if request is None else request
+        version = get_version(request)
+        if not self.exists_at(version):
+            raise APIError(
+                f'{request.method} {request.path} is not available in '
+                f'version {version}: '
+                f'{self.path} exists in versions {self.ranges()}.',
+                status=404, error_code=_RESOURCE_CODE)
+
+    def gate(self, controller: Any) -> ResourceGate:
+        """Wrap ``controller`` so that it is routed to only inside the range.
+
+        Cheap; call it per request in ``_lookup`` if the sub-controller is
+        built per request.
+        """
+        return ResourceGate(self, controller)
+
+
+class ResourceGate:
+    """A sub-controller that exists only in its :class:`ResourceRange`.
+
+    Pecan calls its ``_route`` while routing (after the hook has set the
+    version): inside the range it routes on into the wrapped controller,
+    outside it raises the 404.
+    """
+
+    def __init__(self, resource: ResourceRange, controller: Any) -> None:
+        self.resource = resource
+        self.controller = controller
+
+    def __repr__(self) -> str:
+        return f'<ResourceGate {self.resource.path} -> {self.controller!r}>'
+
+    @pecan.expose()
+    def _route(self, args: list[str], request: Optional[Any] = None
+               ) -> tuple[Any, list[str]]:
+        if request is None:
+            request = pecan.request
+        self.resource.check(request)
+        return lookup_controller(self.controller, args, request)
+
+
+def versioned_subresource(registry: VersionRegistry, controller: Any,
+                          min_version: VersionLike,
+                          max_version: Optional[VersionLike] = None, *,
+                          path: str) -> ResourceGate:
+    """Shorthand: ``ResourceRange(registry, path, min, max).gate(controller)``."""
+    return ResourceRange(registry, path, min_version, max_version).gate(
+        controller)

@@ -1,0 +1,326 @@
+"""Checking request bodies and JSON patches against the request's version.
+
+Both work on the JSON the client sent (before WSME converts it), so errors
+name the public field names and nothing is silently dropped:
+
+* :func:`check_body`: a POST/PUT body; a field the version does not have is
+  rejected with the registry's ``unavailable_status`` (400, or 406), naming
+  the field, the requested version and the versions that have it.
+* :func:`check_patch`: an RFC 6902 JSON patch; every ``path`` (and
+  ``from``) is checked the same way, plus read-only and mandatory fields.
+* :func:`apply_patch`: checks, then applies a patch with ``jsonpatch``.
+
+:func:`~pecan_microversions.pecan.expose.versioned_wsexpose` runs the checks for
+you; call them yourself from ``pecan.expose`` methods.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any, Optional
+
+import jsonpatch
+import jsonpointer
+from wsme import types as wtypes
+
+from pecan_microversions.core.contract import ValueRule
+from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.version import Version, VersionRange
+from pecan_microversions.wsme.fields import Binding, binding_of
+
+__all__ = ['JsonPatchOperation', 'apply_patch', 'body_too_deep', 'check_body',
+           'check_data', 'check_patch', 'resolve_datatype']
+
+_OPS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
+_by_name_cache: dict[type, dict[str, Any]] = {}
+
+
+class _AnyJSON(wtypes.UserType):
+    """Any JSON value, passed through unchanged."""
+
+    basetype = wtypes.text
+    name = 'json'
+
+
+class JsonPatchOperation(wtypes.Base):
+    """One RFC 6902 operation, for ``body=[JsonPatchOperation]``."""
+
+    op = wtypes.wsattr(wtypes.Enum(str, *_OPS), mandatory=True)
+    path = wtypes.wsattr(wtypes.text, mandatory=True)
+    value = wtypes.wsattr(_AnyJSON())
+    from_ = wtypes.wsattr(wtypes.text, name='from')
+
+
+def check_body(datatype: Any, data: Any, version: Version) -> None:
+    """Reject fields of ``data`` (parsed JSON) that ``version`` lacks.
+
+    Recurses into nested types, lists and dicts; also rejects unknown and
+    read-only fields, values outside their range, and missing fields that
+    are mandatory at ``version``.
+
+    :param datatype: the WSME type of the body (``Node``, ``[Node]``, ...).
+    :raises ~pecan_microversions.core.errors.RequestError: naming the
+        problem.
+    """
+    try:
+        check_data(resolve_datatype(datatype), data, version, '')
+    except RecursionError:
+        raise body_too_deep() from None
+
+
+def check_patch(datatype: Any, patch: Any,
+                version: Version) -> list[dict[str, Any]]:
+    """Check an RFC 6902 patch of a ``datatype`` resource; return it as dicts.
+
+    Every ``path`` and ``from`` must name fields that exist at ``version``;
+    paths that change a read-only field, or remove a mandatory one, are
+    refused; values of ``add``/``replace`` are checked as by
+    :func:`check_body`.
+
+    :param patch: parsed JSON, or a list of :class:`JsonPatchOperation`.
+    :raises ~pecan_microversions.core.errors.RequestError: 400 (or the registry's
+        ``unavailable_status``) naming the operation and the problem.
+    """
+    try:
+        return _check_patch(datatype, patch, version)
+    except RecursionError:
+        raise body_too_deep() from None
+
+
+def _check_patch(datatype: Any, patch: Any,
+                 version: Version) -> list[dict[str, Any]]:
+    datatype = resolve_datatype(datatype)
+    if not isinstance(patch, list):
+        raise _patch_error('The body must be a JSON patch (RFC 6902): a list '
+                           'of operations.')
+    operations = [_as_dict(op, index) for index, op in enumerate(patch)]
+    for index, op in enumerate(operations):
+        where = f'Patch operation #{index}'
+        name = op.get('op')
+        if name not in _OPS:
+            raise _patch_error(f'{where}: "op" must be one of '
+                               f'{", ".join(_OPS)}, not {name!r}.')
+        if name in ('add', 'replace', 'test') and 'value' not in op:
+            raise _patch_error(f'{where} ({name}) has no "value".')
+        if name in ('move', 'copy'):
+            _check_pointer(datatype, op, 'from', where, version,
+                           changes=name == 'move')
+        target = _check_pointer(
+            datatype, op, 'path', where, version, changes=name != 'test',
+            removes=name == 'remove' or (name in ('add', 'replace')
+                                         and op['value'] is None))
+        if name in ('add', 'replace'):
+            attr_name, rule, binding, target_type, label = target
+            value = op['value']
+            if rule is not None and binding is not None and value is not None:
+                _check_value_rule(binding, attr_name, rule, value, version,
+                                  label)
+            check_data(target_type, value, version, label)
+    return operations
+
+
+def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
+                version: Version) -> dict[str, Any]:
+    """Check ``patch`` (see :func:`check_patch`), then apply it to a copy.
+
+    :param document: the resource as a JSON-like dict of public names.
+    :return: the patched copy.
+    :raises ~pecan_microversions.pecan.errors.RequestError: the patch is refused or
+        cannot be applied (a missing path, a failed ``test``, ...).
+    """
+    operations = check_patch(datatype, patch, version)
+    try:
+        result = jsonpatch.apply_patch(copy.deepcopy(dict(document)),
+                                       operations)
+    except (jsonpatch.JsonPatchException,
+            jsonpointer.JsonPointerException) as exc:
+        raise RequestError(f'The patch cannot be applied: {exc}', status=400,
+                       error_code='microversion.patch_failed') from None
+    except RecursionError:
+        raise body_too_deep() from None
+    return result
+
+
+def resolve_datatype(datatype: Any) -> Any:
+    """WSME's ``[T]`` and ``{K: V}`` shorthands as WSME array/dict types."""
+    if isinstance(datatype, list):
+        return wtypes.ArrayType(resolve_datatype(datatype[0]))
+    if isinstance(datatype, dict):
+        key, value = next(iter(datatype.items()))
+        return wtypes.DictType(key, resolve_datatype(value))
+    return datatype
+
+
+def _by_name(cls: type) -> dict[str, Any]:
+    binding = binding_of(cls)
+    if binding is not None:
+        return binding.by_name
+    found = _by_name_cache.get(cls)
+    if found is None:
+        found = _by_name_cache[cls] = {
+            a.name: a for a in wtypes.list_attributes(cls)}
+    return found
+
+
+def check_data(datatype: Any, data: Any, version: Version,
+               label: str) -> None:
+    """:func:`check_body` for a resolved ``datatype``; ``label`` names where
+    ``data`` sits in the body (``''`` for the whole body)."""
+    if data is None:
+        return
+    if isinstance(datatype, wtypes.ArrayType):
+        if isinstance(data, list):
+            for index, item in enumerate(data):
+                check_data(datatype.item_type, item, version,
+                           f'{label}[{index}]')
+        return
+    if isinstance(datatype, wtypes.DictType):
+        if isinstance(data, dict):
+            for key, item in data.items():
+                check_data(datatype.value_type, item, version,
+                           f'{label}[{key}]')
+        return
+    if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)):
+        return
+    if not isinstance(data, dict):
+        raise RequestError(f'{_subject(label)} must be a JSON object.',
+                       error_code='microversion.invalid_body')
+    binding = binding_of(datatype)
+    attributes = _by_name(datatype)
+    for name, value in data.items():
+        field = _join(label, name)
+        attr = attributes.get(name)
+        if attr is None:
+            raise RequestError(f'Unknown field {field!r}.',
+                           error_code='microversion.unknown_field')
+        if binding is not None:
+            _check_available(binding, name, version, field)
+            rule = binding.values.get(name)
+            if rule is not None and value is not None:
+                _check_value_rule(binding, name, rule, value, version, field)
+        if attr.readonly:
+            raise RequestError(f'Field {field!r} is read-only.',
+                           error_code='microversion.read_only_field')
+        if value is None and _mandatory(attr, binding, name, version):
+            raise RequestError(f'Mandatory field {field!r} cannot be null.',
+                           error_code='microversion.null_mandatory_field')
+        check_data(attr.datatype, value, version, field)
+    if binding is not None:
+        for name in binding.mandatory[version]:
+            if name not in data:
+                raise RequestError(
+                    f'Mandatory field {_join(label, name)!r} is missing.',
+                    error_code='microversion.missing_field')
+
+
+def _mandatory(attr: Any, binding: Optional[Binding], name: str,
+               version: Version) -> bool:
+    if attr.mandatory:
+        return True
+    return binding is not None and name in binding.mandatory[version]
+
+
+def _check_available(binding: Binding, name: str, version: Version,
+                     field: str) -> None:
+    if name not in binding.visible[version]:
+        raise RequestError(
+            f'Field {field!r} of {binding.resource} is not available at '
+            f'version {version}; it exists '
+            f'{VersionRange(*binding.ranges[name])}.',
+            status=binding.registry.unavailable_status,
+            error_code='microversion.field_unavailable')
+
+
+def _check_value_rule(binding: Binding, name: str, rule: ValueRule,
+                      value: Any, version: Version, field: str) -> None:
+    rule.check(value, version, f'field {field!r} of {binding.resource}',
+               binding.registry.unavailable_status)
+
+
+def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
+                   where: str, version: Version, *, changes: bool,
+                   removes: bool = False) -> tuple[Any, ...]:
+    """Walk a JSON pointer through the types; return what it ends on."""
+    pointer = op.get(member)
+    if not isinstance(pointer, str):
+        raise _patch_error(f'{where} has no "{member}" string.')
+    try:
+        parts = jsonpointer.JsonPointer(pointer).parts
+    except jsonpointer.JsonPointerException as exc:
+        raise _patch_error(f'{where}: invalid "{member}" {pointer!r}: '
+                           f'{exc}.') from None
+    if not parts:
+        raise _patch_error(f'{where}: "{member}" must name a field, not the '
+                           'whole resource.')
+    current, label = datatype, ''
+    attr_name = rule = binding = attr = None
+    for part in parts:
+        attr = None
+        if isinstance(current, wtypes.ArrayType):
+            if part != '-' and not (part.isdigit() and (
+                    part == '0' or not part.startswith('0'))):
+                raise _patch_error(f'{where}: {part!r} in {pointer!r} is not '
+                                   'a list index.')
+            current, label = current.item_type, f'{label}[{part}]'
+        elif isinstance(current, wtypes.DictType):
+            current, label = current.value_type, f'{label}[{part}]'
+        elif isinstance(current, type) and wtypes.iscomplex(current):
+            binding = binding_of(current)
+            label = _join(label, part)
+            attr = _by_name(current).get(part)
+            if attr is None:
+                raise RequestError(f'{where}: unknown field {label!r} in '
+                               f'{pointer!r}.',
+                               error_code='microversion.unknown_field')
+            if binding is not None:
+                _check_available(binding, part, version, label)
+            if changes and attr.readonly:
+                raise RequestError(f'{where}: field {label!r} is read-only.',
+                               error_code='microversion.read_only_field')
+            attr_name = part
+            rule = binding.values.get(part) if binding is not None else None
+            current = attr.datatype
+        else:
+            break  # free-form content: any path below it
+    else:
+        if removes and attr is not None and (attr.mandatory or getattr(
+                attr, 'mandatory_when_available', False)):
+            raise RequestError(f'{where}: mandatory field {label!r} cannot be '
+                           'removed or set to null.',
+                           error_code='microversion.missing_field')
+        return attr_name, rule if attr is not None else None, binding, \
+            current, label
+    return attr_name, None, binding, None, label
+
+
+def _as_dict(op: Any, index: int) -> dict[str, Any]:
+    if isinstance(op, JsonPatchOperation):
+        result = {'op': op.op, 'path': op.path}
+        if op.value is not wtypes.Unset:
+            result['value'] = op.value
+        if op.from_ is not wtypes.Unset:
+            result['from'] = op.from_
+        return result
+    if not isinstance(op, dict):
+        raise _patch_error(f'Patch operation #{index} must be a JSON object.')
+    return op
+
+
+def body_too_deep() -> RequestError:
+    """The error for JSON nested deeper than the parser goes."""
+    return RequestError('The JSON body is nested too deeply.',
+                    error_code='microversion.body_too_deep')
+
+
+def _patch_error(detail: str) -> RequestError:
+    return RequestError(detail, status=400, error_code='microversion.invalid_patch')
+
+
+def _join(label: str, name: str) -> str:
+    return f'{label}.{name}' if label else name
+
+
+def _subject(label: str) -> str:
+    return f'Field {label!r}' if label else 'The body'
+

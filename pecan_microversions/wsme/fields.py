@@ -1,0 +1,359 @@
+"""Declaring WSME attributes by microversion.
+
+An attribute made with :func:`versioned` carries its ``min_version`` and,
+optionally, its ``max_version`` (the last version that has it);
+:func:`versioned_resource`
+binds the WSME type to a registry under a resource name, records every
+attribute there and precomputes, for every version of the history, which
+attributes a response hides and a request may use::
+
+    @versioned_resource(REGISTRY, 'node')
+    class Node(wtypes.Base):
+        uuid = wtypes.wsattr(wtypes.text, readonly=True)   # every version
+        description = versioned(wtypes.text, min_version='1.1')
+        driver = versioned(wtypes.text, max_version='1.5')
+        hardware_type = versioned(wtypes.text, min_version='1.6',
+                                  replaces='driver')
+        state = versioned(wtypes.Enum(str, 'available', 'active', 'deploying'),
+                          values={'deploying': '1.3'})
+
+Mistakes (an unknown version, an inverted range, a rename onto
+an overlapping range, ...) raise a :class:`~pecan_microversions.core.registry.
+RegistryError` when the class is decorated, that is, at import.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, Optional, TypeVar
+
+from wsme import types as wtypes
+
+from pecan_microversions.compat import wsme_dataholder
+from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
+from pecan_microversions.core.errors import (
+    InvalidDeclarationError,
+    InvalidVersion,
+    UnknownVersionError,
+)
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.version import (
+    Version,
+    VersionLike,
+    VersionRange,
+    as_version,
+)
+
+__all__ = ['Binding', 'FieldRanges', 'ValueRange', 'VersionedAttr',
+           'binding_of', 'check_bound', 'field_ranges', 'versioned',
+           'versioned_resource', 'visible_fields']
+_T = TypeVar('_T', bound=type)
+_UNSET_MARKS = '_pmv_unset'
+_BINDING = '_pmv_binding'
+
+
+class VersionedAttr(wtypes.wsattr):
+    """A :class:`wsme.types.wsattr` that exists only in a version range.
+
+    Made by :func:`versioned`.  ``min_version``/``max_version`` are the declared
+    bounds (``None``: unbounded); ``mandatory`` for a bounded attribute is
+    enforced only at the versions where it exists (by the request checks of
+    :mod:`pecan_microversions.wsme.checking`), so WSME itself sees it optional.
+    """
+
+    def __init__(self, datatype: Any, *, min_version: Optional[VersionLike],
+                 max_version: Optional[VersionLike],
+                 values: Optional[Mapping[Any, ValueRange]],
+                 replaces: Optional[str], mandatory: bool, name: Optional[str],
+                 default: Any, readonly: bool) -> None:
+        bounded = min_version is not None or max_version is not None
+        super().__init__(datatype, mandatory=mandatory and not bounded,
+                         name=name, default=default, readonly=readonly)
+        self.range = VersionRange(_parse('min_version', min_version),
+                                  _parse('max_version', max_version),
+                                  what='versioned()')
+        self.mandatory_when_available = mandatory
+        self.values = None if values is None else dict(values)
+        self.replaces = replaces
+        self._hides_default = default is not wtypes.Unset
+
+    def _hide(self, instance: Any) -> None:
+        """Unset the value on ``instance`` (the filter's fast path)."""
+        holder = wsme_dataholder(self, instance)
+        if hasattr(holder, self.key):
+            delattr(holder, self.key)
+        if self._hides_default:
+            instance.__dict__.setdefault(_UNSET_MARKS, set()).add(self.key)
+
+    def __get__(self, instance: Any, owner: Any) -> Any:
+        if (instance is not None and self._hides_default
+                and self.key in instance.__dict__.get(_UNSET_MARKS, ())):
+            return wtypes.Unset
+        return super().__get__(instance, owner)
+
+    def __set__(self, instance: Any, value: Any) -> None:
+        super().__set__(instance, value)
+        if self._hides_default:
+            # WSME returns the default for an unset attribute; remember an
+            # explicit Unset so a hidden attribute with a default stays hidden.
+            marks = instance.__dict__.setdefault(_UNSET_MARKS, set())
+            if value is wtypes.Unset:
+                marks.add(self.key)
+            else:
+                marks.discard(self.key)
+
+
+def versioned(datatype: Any, min_version: Optional[VersionLike] = None,
+              max_version: Optional[VersionLike] = None, *,
+              values: Optional[Mapping[Any, ValueRange]] = None,
+              replaces: Optional[str] = None, mandatory: bool = False,
+              name: Optional[str] = None, default: Any = wtypes.Unset,
+              readonly: bool = False,
+              introduced: Optional[VersionLike] = None,
+              last: Optional[VersionLike] = None) -> Any:
+    """A WSME attribute that exists from ``min_version`` to ``max_version``
+    inclusive.
+
+    :param datatype: any WSME datatype, as for ``wsattr``.
+    :param min_version: the first version that has it (``None``: every one).
+    :param max_version: the last version that has it (``None``: still
+        present).
+    :param values: for a non-free-form field, the range of each allowed
+        value (``{'deploying': '1.3', 'old': (None, '1.4')}``).  With a
+        ``wtypes.Enum`` datatype, values left out exist at every version;
+        otherwise the mapping lists every allowed value.
+    :param replaces: the Python name of the attribute this one renames (for
+        example ``driver`` for ``hardware_type``); both then carry one value.
+    :param mandatory: as for ``wsattr``.
+    :param name: as for ``wsattr``.
+    :param default: as for ``wsattr``.
+    :param readonly: as for ``wsattr``.
+
+    ``introduced`` and ``last`` are the deprecated spellings of
+    ``min_version`` and ``max_version``.
+    """
+    if introduced is not None or last is not None:
+        warnings.warn('versioned(introduced=, last=) is deprecated: use '
+                      'min_version= and max_version=.', DeprecationWarning,
+                      stacklevel=2)
+        min_version = introduced if min_version is None else min_version
+        max_version = last if max_version is None else max_version
+    return VersionedAttr(datatype, min_version=min_version,
+                         max_version=max_version, values=values,
+                         replaces=replaces, mandatory=mandatory, name=name,
+                         default=default, readonly=readonly)
+
+
+class Binding:
+    """What a bound WSME type hides and checks, precomputed per version."""
+
+    def __init__(self, registry: VersionRegistry, resource: str,
+                 cls: type) -> None:
+        self.registry = registry
+        self.resource = resource
+        attributes = list(wtypes.list_attributes(cls))
+        self.by_name: dict[str, Any] = {a.name: a for a in attributes}
+        self.ranges: dict[str, tuple[Optional[Version], Optional[Version]]] = {}
+        self.values: dict[str, ValueRule] = {}
+        for attr in attributes:
+            low = high = None
+            if isinstance(attr, VersionedAttr):
+                declaration = registry.declare('field', resource, attr.name,
+                                               *attr.range)
+                low, high = declaration.min_version, declaration.max_version
+                if attr.values is not None:
+                    self.values[attr.name] = value_rule(
+                        registry, 'field_value', resource, attr.name,
+                        _enum_values(attr.datatype), attr.values)
+            else:
+                registry.declare('field', resource, attr.name)
+            self.ranges[attr.name] = (low, high)
+        groups = _rename_groups(cls, attributes, self.ranges)
+        versions = registry.versions
+        self.hidden: dict[Version, tuple[str, ...]] = {}
+        self.hiders: dict[Version, tuple[Callable[[Any], None], ...]] = {}
+        self.visible: dict[Version, frozenset[str]] = {}
+        self.sync: dict[Version, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        self.mandatory: dict[Version, tuple[str, ...]] = {}
+        for v in versions:
+            shown = [a for a in attributes if v.matches(*self.ranges[a.name])]
+            shown_keys = {a.key for a in shown}
+            self.hidden[v] = tuple(a.key for a in attributes
+                                   if a.key not in shown_keys)
+            self.hiders[v] = tuple(a._hide for a in attributes
+                                   if a.key not in shown_keys)
+            self.visible[v] = frozenset(a.name for a in shown)
+            self.mandatory[v] = tuple(
+                a.name for a in shown if isinstance(a, VersionedAttr)
+                and a.mandatory_when_available and not a.mandatory)
+            sync = []
+            for group in groups:
+                current = [k for k in group if k in shown_keys]
+                if current:
+                    sync.append((current[0], tuple(k for k in group
+                                                   if k != current[0])))
+            self.sync[v] = tuple(sync)
+        self.groups = groups
+        self.versioned = any(self.hidden.values()) or bool(groups)
+
+
+def versioned_resource(registry: VersionRegistry,
+                       resource: str) -> Callable[[_T], _T]:
+    """Class decorator: bind a ``wsme.types.Base`` subclass to ``registry``.
+
+    Records each attribute as a ``'field'`` declaration of ``resource``
+    (plain attributes exist at every version) and each versioned value as a
+    ``'field_value'`` (named ``field=value``), then precomputes the visible
+    attributes of every version.
+
+    :raises ~pecan_microversions.core.registry.RegistryError: a version is not in
+        the history, a range is inverted, a rename is wrong, or ``resource``
+        is already bound.
+    """
+    if not isinstance(resource, str) or not resource:
+        raise InvalidDeclarationError(
+            f'Invalid resource name {resource!r}.')
+
+    def decorate(cls: _T) -> _T:
+        if not (isinstance(cls, type) and issubclass(cls, wtypes.Base)
+                and wtypes.iscomplex(cls)):
+            raise InvalidDeclarationError(
+                f'@versioned_resource({resource!r}) decorates a subclass of '
+                f'wsme.types.Base, not {cls!r}.')
+        if next(registry.declarations('field', resource), None) is not None:
+            raise InvalidDeclarationError(
+                f'Resource {resource!r} is already bound to a type in the '
+                f'{registry.service_type} registry.')
+        setattr(cls, _BINDING, Binding(registry, resource, cls))
+        return cls
+
+    return decorate
+
+
+def visible_fields(cls: type, version: VersionLike) -> frozenset[str]:
+    """The public names of ``cls``'s attributes that exist at ``version``."""
+    binding = binding_of(cls)
+    if binding is None:
+        return frozenset(a.name for a in wtypes.list_attributes(cls))
+    return binding.visible[binding.registry.known_version(version)]
+
+
+def binding_of(cls: type) -> Optional[Binding]:
+    """The type's own binding; ``None`` for a plain type.
+
+    :raises InvalidDeclarationError: it has versioned attributes but was
+        not decorated with :func:`versioned_resource`.
+    """
+    binding = cls.__dict__.get(_BINDING)
+    if binding is None and any(isinstance(a, VersionedAttr)
+                               for a in wtypes.list_attributes(cls)):
+        raise InvalidDeclarationError(
+            f'{cls.__qualname__} has versioned attributes but is not bound to '
+            'a registry: decorate it with @versioned_resource(registry, name).')
+    return binding
+
+
+def check_bound(datatype: Any, seen: Optional[set[int]] = None) -> None:
+    """Raise :class:`InvalidDeclarationError` now if ``datatype``, or a
+    type nested in it, has versioned attributes but no registry binding."""
+    seen = set() if seen is None else seen
+    if id(datatype) in seen:
+        return
+    seen.add(id(datatype))
+    if isinstance(datatype, wtypes.ArrayType):
+        check_bound(datatype.item_type, seen)
+    elif isinstance(datatype, wtypes.DictType):
+        check_bound(datatype.value_type, seen)
+    elif isinstance(datatype, type) and wtypes.iscomplex(datatype):
+        binding_of(datatype)
+        for attribute in wtypes.list_attributes(datatype):
+            check_bound(attribute.datatype, seen)
+
+
+def _parse(what: str, value: Optional[VersionLike]) -> Optional[Version]:
+    if value is None:
+        return None
+    try:
+        return as_version(value)
+    except InvalidVersion as exc:
+        raise UnknownVersionError(f'versioned() {what}: {exc}') from None
+
+
+def _enum_values(datatype: Any) -> Optional[frozenset[Any]]:
+    if isinstance(datatype, wtypes.Enum):
+        return frozenset(datatype.values)
+    return None
+
+
+def _rename_groups(cls: type, attributes: list[Any],
+                   ranges: Mapping[str, tuple[Optional[Version],
+                                              Optional[Version]]]
+                   ) -> tuple[tuple[str, ...], ...]:
+    """Chains of renames (``replaces``) as tuples of keys, checked."""
+    by_key = {a.key: a for a in attributes}
+    parent: dict[str, str] = {}
+    for attr in attributes:
+        old = getattr(attr, 'replaces', None)
+        if old is None:
+            continue
+        where = f'{cls.__qualname__}.{attr.key}'
+        if old not in by_key or old == attr.key:
+            raise InvalidDeclarationError(
+                f'{where} replaces {old!r}, which is not another attribute of '
+                f'{cls.__qualname__}.')
+        if old in parent.values():
+            raise InvalidDeclarationError(
+                f'{where} replaces {old!r}, which another attribute already '
+                'replaces.')
+        new_low = ranges[by_key[attr.key].name][0]
+        old_high = ranges[by_key[old].name][1]
+        if new_low is None or old_high is None or old_high >= new_low:
+            raise InvalidDeclarationError(
+                f'{where} replaces {old!r}: {old!r} needs a max_version '
+                f'below the min_version of {attr.key!r} (got max_version='
+                f'{old_high}, min_version={new_low}).')
+        parent[attr.key] = old
+    groups: list[tuple[str, ...]] = []
+    for attr in attributes:  # start from each chain's newest member
+        key = attr.key
+        if key in parent and key not in parent.values():
+            chain = [key]
+            while chain[-1] in parent:
+                chain.append(parent[chain[-1]])
+            groups.append(tuple(chain))
+    return tuple(groups)
+
+
+class FieldRanges(NamedTuple):
+    """What :func:`versioned_resource` recorded for one WSME type.
+
+    ``fields`` maps each attribute's public name to its ``(first, last)``
+    versions (``None``: unbounded); ``values`` maps a field with versioned
+    values to each value's range; ``mandatory`` names the fields that are
+    mandatory wherever they exist.
+    """
+
+    registry: VersionRegistry
+    resource: str
+    fields: Mapping[str, tuple[Optional[Version], Optional[Version]]]
+    values: Mapping[str, Mapping[Any, tuple[Optional[Version],
+                                            Optional[Version]]]]
+    mandatory: frozenset[str]
+
+
+def field_ranges(cls: type) -> Optional[FieldRanges]:
+    """The version ranges of ``cls``'s fields; ``None`` for a plain type.
+
+    :raises InvalidDeclarationError: ``cls`` has versioned attributes but
+        is not bound with :func:`versioned_resource`.
+    """
+    binding = binding_of(cls)
+    if binding is None:
+        return None
+    return FieldRanges(
+        binding.registry, binding.resource, dict(binding.ranges),
+        {name: dict(rule.ranges) for name, rule in binding.values.items()},
+        frozenset(name for name, attr in binding.by_name.items()
+                  if attr.mandatory
+                  or getattr(attr, 'mandatory_when_available', False)))

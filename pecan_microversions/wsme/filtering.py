@@ -1,0 +1,158 @@
+"""Hiding, in responses, the attributes a request's version does not have.
+
+:func:`filter_response` sets every such attribute of a WSME object to
+``Unset``, so WSME leaves it out, and recurses into nested types, lists and
+dicts (collection wrappers are ordinary types holding a list).  What to do
+for each (type, version) is worked out once and cached; types without
+versioned attributes, anywhere below them, cost one dictionary look-up.
+:func:`~pecan_microversions.pecan.expose.versioned_wsexpose` calls it for you.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Optional
+
+from wsme import types as wtypes
+
+from pecan_microversions.core.errors import UnknownVersionError
+from pecan_microversions.core.version import Version
+from pecan_microversions.wsme.fields import binding_of
+
+__all__ = ['fill_renames', 'filter_response']
+
+_Walker = Optional[Callable[[Any], None]]
+_plans: dict[tuple[type, Version], _Walker] = {}
+_may_need: dict[type, bool] = {}
+_MISSING = object()
+_Unset = wtypes.Unset
+
+
+def filter_response(obj: Any, version: Version) -> Any:
+    """Unset, in place, what ``version`` does not have; return ``obj``.
+
+    :param obj: a WSME object, or a list, tuple or dict of them.
+    """
+    _walk(obj, version)
+    return obj
+
+
+def _walk(value: Any, version: Version) -> None:
+    if isinstance(value, wtypes.Base):
+        walker = _plans.get((type(value), version), _MISSING)
+        if walker is _MISSING:
+            walker = _plan(type(value), version)
+        if walker is not None:
+            walker(value)  # type: ignore[operator]
+    elif isinstance(value, (list, tuple)):
+        last_type: Any = None
+        walker = None
+        for item in value:
+            if type(item) is not last_type:
+                if not isinstance(item, wtypes.Base):
+                    _walk(item, version)
+                    continue
+                last_type = type(item)
+                walker = _plans.get((last_type, version), _MISSING)
+                if walker is _MISSING:
+                    walker = _plan(last_type, version)
+            if walker is not None:
+                walker(item)  # type: ignore[operator]
+    elif isinstance(value, dict):
+        for item in value.values():
+            _walk(item, version)
+
+
+def _plan(cls: type, version: Version) -> _Walker:
+    """Build (and cache) the walker of ``cls`` at ``version``."""
+    binding = binding_of(cls)
+    hide: tuple[str, ...] = ()
+    hiders: tuple[Callable[[Any], None], ...] = ()
+    sync: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    if binding is not None:
+        if version not in binding.hidden:
+            raise UnknownVersionError(
+                f'Version {version} is not in the history of the '
+                f'{binding.registry.service_type} registry that '
+                f'{cls.__qualname__} is bound to.')
+        hide, sync = binding.hidden[version], binding.sync[version]
+        hiders = binding.hiders[version]
+    nested = tuple(a.key for a in wtypes.list_attributes(cls)
+                   if a.key not in hide and _may_contain(a.datatype))
+    walker: _Walker = None
+    if hide or sync or nested:
+        walker = _make_walker(hiders, sync, nested, version)
+    _plans[(cls, version)] = walker
+    return walker
+
+
+def _make_walker(hiders: tuple[Callable[[Any], None], ...],
+                 sync: tuple[tuple[str, tuple[str, ...]], ...],
+                 nested: tuple[str, ...], version: Version
+                 ) -> Callable[[Any], None]:
+    def walker(obj: Any) -> None:
+        for shown, others in sync:
+            if getattr(obj, shown) is _Unset:
+                for other in others:
+                    value = getattr(obj, other)
+                    if value is not _Unset:
+                        setattr(obj, shown, value)
+                        break
+        for hide in hiders:
+            hide(obj)
+        for key in nested:
+            value = getattr(obj, key)
+            if value is not _Unset and value is not None:
+                _walk(value, version)
+    return walker
+
+
+def _may_contain(datatype: Any, seen: Optional[set[type]] = None) -> bool:
+    """Whether values of ``datatype`` can hold something to filter."""
+    if isinstance(datatype, wtypes.ArrayType):
+        return _may_contain(datatype.item_type, seen)
+    if isinstance(datatype, wtypes.DictType):
+        return _may_contain(datatype.value_type, seen)
+    if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)):
+        return False
+    known = _may_need.get(datatype)
+    if known is not None:
+        return known
+    top = seen is None
+    seen = set() if seen is None else seen
+    if datatype in seen:
+        return False  # a cycle: decided where it started
+    seen.add(datatype)
+    binding = binding_of(datatype)
+    result = (binding is not None and binding.versioned) or any(
+        _may_contain(a.datatype, seen) for a in wtypes.list_attributes(datatype))
+    if top:
+        _may_need[datatype] = result
+    return result
+
+
+def fill_renames(value: Any) -> None:
+    """Give every name of a renamed attribute the value the client sent.
+
+    Version-independent, for request objects: a controller then reads the
+    value under the old or the new name alike.
+    """
+    if isinstance(value, wtypes.Base):
+        binding = binding_of(type(value))
+        if binding is not None:
+            for group in binding.groups:
+                present = [getattr(value, k) for k in group]
+                found = next((v for v in present if v is not _Unset), _Unset)
+                if found is not _Unset:
+                    for key, current in zip(group, present, strict=True):
+                        if current is _Unset:
+                            setattr(value, key, found)
+        for attr in wtypes.list_attributes(type(value)):
+            if _may_contain(attr.datatype):
+                fill_renames(getattr(value, attr.key))
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            fill_renames(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            fill_renames(item)
