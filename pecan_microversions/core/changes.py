@@ -1,24 +1,26 @@
-"""What each version changed, as first-class objects derived from the
-registry's declarations.
+"""What each version changed, derived from the registry's declarations.
 
 Every declaration is a thing (a field, a value, a query parameter, a
-method, a sub-resource, ...) with a version range; a version *adds* the
-things whose range starts there and *removes* those whose range ended just
-before it.  :func:`version_changes` turns that into :class:`Change` objects;
-a rename or a retype is reported as one change rather than a removal plus
-an addition.
+method, a sub-resource, ...) with a version range.  A thing is *added* at a
+version when it exists there but not at the previous one, *removed* when it
+existed at the previous version but not there, and *changed* when it exists
+at both through different declarations (a method with a new
+implementation, a field with a new type).  The history tools, the CLI and
+the Sphinx directive all read :func:`version_changes`.
 
 To add a new kind of change: declare it in the registry with a new
-``kind`` (a constant below), and give :data:`KIND_LABELS` its wording; the
-history, the CLI and the Sphinx directive then show it.
+``kind`` (a constant below) and give it a label in :data:`KIND_LABELS`;
+every history document then shows it.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple, Optional
 
+from pecan_microversions.core.deprecation import Deprecation
 from pecan_microversions.core.registry import Declaration, VersionRegistry
-from pecan_microversions.core.version import VersionLike
+from pecan_microversions.core.version import Version, VersionLike
 
 __all__ = [
     'FIELD',
@@ -31,14 +33,19 @@ __all__ = [
     'RENAME',
     'RESOURCE',
     'Change',
+    'Grouped',
     'MethodChange',
+    'VersionChanges',
+    'compare',
+    'group',
     'method_changes',
+    'surface',
     'version_changes',
 ]
 
 #: A field of a resource (owner: the resource, name: the public name).
 FIELD = 'field'
-#: A field's datatype over a range (name: ``field:type``).
+#: A field's datatype over a range (name: the field's public name).
 FIELD_TYPE = 'field_type'
 #: A value of a field (name: ``field=value``).
 FIELD_VALUE = 'field_value'
@@ -53,25 +60,124 @@ METHOD = 'method'
 #: A versioned sub-resource (a URL subtree; name ``*``).
 RESOURCE = 'resource'
 
-#: How the history names each kind.
-KIND_LABELS = {
-    FIELD: 'field',
-    FIELD_TYPE: 'field type',
-    FIELD_VALUE: 'field value',
-    RENAME: 'renamed field',
-    QUERY_PARAMETER: 'query parameter',
-    QUERY_PARAMETER_VALUE: 'query parameter value',
-    METHOD: 'method',
-    RESOURCE: 'resource',
+#: Known declaration kinds, in the order documents list them, with their
+#: singular and plural labels.  Other kinds follow, alphabetically.
+KIND_LABELS: dict[str, tuple[str, str]] = {
+    RESOURCE: ('Resource', 'Resources'),
+    METHOD: ('Method', 'Methods'),
+    FIELD: ('Field', 'Fields'),
+    RENAME: ('Renamed field', 'Renamed fields'),
+    FIELD_TYPE: ('Field type', 'Field types'),
+    FIELD_VALUE: ('Field value', 'Field values'),
+    QUERY_PARAMETER: ('Query parameter', 'Query parameters'),
+    QUERY_PARAMETER_VALUE: ('Query parameter value',
+                            'Query parameter values'),
+    'behaviour': ('Behaviour', 'Behaviours'),
 }
+
+#: ``{kind: {owner: [name, ...]}}``
+Grouped = dict[str, dict[str, list[str]]]
+_Key = tuple[str, str, str]
 
 
 class Change(NamedTuple):
-    """What one version did to one declared thing.
+    """One declared thing: its ``kind``, ``owner`` and ``name``."""
 
-    ``change`` is ``'added'``, ``'removed'`` or ``'changed'`` (one range of
-    the thing ended at the previous version and another starts here, as
-    for a method's new implementation or a field's new type).
+    kind: str
+    owner: str
+    name: str
+
+
+class VersionChanges(NamedTuple):
+    """One version of the history and what it did."""
+
+    version: Version
+    description: str
+    added: tuple[Change, ...]
+    removed: tuple[Change, ...]
+    changed: tuple[Change, ...]
+    deprecation: Optional[Deprecation]
+
+    @property
+    def empty(self) -> bool:
+        """Whether the version declares no change at all."""
+        return not (self.added or self.removed or self.changed)
+
+
+def surface(registry: VersionRegistry, version: Optional[Version]
+             ) -> dict[_Key, tuple[Declaration, ...]]:
+    """Every thing that exists at ``version``, with the declarations behind
+    it."""
+    found: dict[_Key, tuple[Declaration, ...]] = {}
+    if version is None:
+        return found
+    for d in registry.declarations(at=version):
+        key = (d.kind, d.owner, d.name)
+        found[key] = found.get(key, ()) + (d,)
+    declared = {(d.kind, d.owner, d.name) for d in registry.declarations()}
+    for key in list(found):
+        parent = _parent(key)
+        if parent is not None and parent in declared and parent not in found:
+            del found[key]  # a value of a field or parameter absent here
+    return found
+
+
+def _parent(key: _Key) -> Optional[_Key]:
+    """``('query_parameter', o, 'p')`` for ``('query_parameter_value', o,
+    'p=v')``: a value exists only where its field or parameter does."""
+    kind, owner, name = key
+    if kind.endswith('_value') and '=' in name:
+        return kind[:-len('_value')], owner, name.split('=', 1)[0]
+    return None
+
+
+def compare(before: Mapping[_Key, tuple[Declaration, ...]],
+             after: Mapping[_Key, tuple[Declaration, ...]]
+             ) -> tuple[tuple[Change, ...], ...]:
+    """What is added, removed and changed from ``before`` to ``after``."""
+    added = [Change(*k) for k in after if k not in before]
+    removed = [Change(*k) for k in before if k not in after]
+    changed = [Change(*k) for k in after
+               if k in before and set(before[k]) != set(after[k])]
+    return tuple(tuple(sorted(group, key=_sort_key))
+                 for group in (added, removed, changed))
+
+
+def _sort_key(change: Change) -> tuple[int, str, str, str]:
+    order = list(KIND_LABELS)
+    rank = order.index(change.kind) if change.kind in KIND_LABELS else len(order)
+    return rank, change.kind, change.owner, change.name
+
+
+def version_changes(registry: VersionRegistry) -> list[VersionChanges]:
+    """Per history entry, oldest first: what it added, removed, changed."""
+    result = []
+    previous: dict[_Key, tuple[Declaration, ...]] = {}
+    for entry in registry.history:
+        current = surface(registry, entry.version)
+        added, removed, changed = compare(previous, current)
+        result.append(VersionChanges(
+            entry.version, entry.description, added, removed, changed,
+            registry.deprecation_at(entry.version)))
+        previous = current
+    return result
+
+
+def group(changes: Iterable[Change]) -> Grouped:
+    """``{kind: {owner: [name, ...]}}`` in document order."""
+    grouped: Grouped = {}
+    for c in sorted(changes, key=_sort_key):
+        grouped.setdefault(c.kind, {}).setdefault(c.owner, []).append(c.name)
+    return grouped
+
+
+class MethodChange(NamedTuple):
+    """What one version did to one method or resource.
+
+    ``change`` is ``'added'``, ``'removed'`` or ``'changed'`` (one
+    implementation ended at the previous version and another starts here).
+    ``kind`` is :data:`METHOD` or :data:`RESOURCE`; ``owner`` the endpoint
+    or controller path; ``name`` the method's name (``'*'`` for a resource).
     """
 
     change: str
@@ -80,40 +186,18 @@ class Change(NamedTuple):
     name: str
 
 
-def version_changes(registry: VersionRegistry,
-                    version: VersionLike) -> list[Change]:
-    """Everything ``version`` added, removed or changed, sorted.
-
-    :raises ~pecan_microversions.core.errors.UnknownVersionError:
-        ``version`` is not in the history.
-    """
-    added, removed = registry.changes(registry.known_version(version))
-    came = {_key(d) for d in added}
-    went = {_key(d) for d in removed}
-    changes = [Change('changed', *key) for key in came & went]
-    changes += [Change('added', *key) for key in came - went]
-    changes += [Change('removed', *key) for key in went - came]
-    return sorted(changes, key=lambda c: (c.kind, c.owner, c.name, c.change))
-
-
-def _key(declaration: Declaration) -> tuple[str, str, str]:
-    name = declaration.name
-    if declaration.kind == FIELD_TYPE:
-        name = name.partition(':')[0]  # a new type of the same field
-    return declaration.kind, declaration.owner, name
-
-
-#: A method or resource change (kept for the method history's callers).
-MethodChange = Change
-
-
 def method_changes(registry: VersionRegistry,
-                   version: VersionLike) -> list[Change]:
+                   version: VersionLike) -> list[MethodChange]:
     """The methods and resources ``version`` added, removed or changed.
 
     :raises ~pecan_microversions.core.errors.UnknownVersionError:
         ``version`` is not in the history.
     """
-    return sorted((c for c in version_changes(registry, version)
-                   if c.kind in (METHOD, RESOURCE)),
-                  key=lambda c: (c.owner, c.name, c.change))
+    added, removed = registry.changes(registry.known_version(version))
+    kinds = (METHOD, RESOURCE)
+    came = {(d.kind, d.owner, d.name) for d in added if d.kind in kinds}
+    went = {(d.kind, d.owner, d.name) for d in removed if d.kind in kinds}
+    changes = [MethodChange('changed', *key) for key in came & went]
+    changes += [MethodChange('added', *key) for key in came - went]
+    changes += [MethodChange('removed', *key) for key in went - came]
+    return sorted(changes, key=lambda c: (c.owner, c.name, c.change))

@@ -46,9 +46,7 @@ import pecan
 import pecan.rest
 
 from pecan_microversions.compat import (
-    custom_actions,
     exposure,
-    generic_handlers,
     set_exposure,
     when_for,
 )
@@ -60,6 +58,7 @@ from pecan_microversions.core.errors import (
 )
 from pecan_microversions.core.registry import Declaration, VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
+from pecan_microversions.pecan.allow import allowed_methods
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version
 
@@ -68,7 +67,6 @@ __all__ = [
     'VersionedFunction',
     'VersionedMethod',
     'api_version',
-    'exists_at_version',
 ]
 
 _MISSING_STATUSES = (404, 405)
@@ -379,79 +377,6 @@ def _missing_error(versioned: VersionedMethod, dispatcher: Any,
               f'versions {versioned.ranges()}.')
     if versioned.missing_status == 404:
         return APIError(detail, status=404, error_code=_NOT_FOUND_CODE)
-    allow = _allowed_methods(dispatcher, controller, version)
+    allow = allowed_methods(dispatcher, controller, version)
     return APIError(detail, status=405, error_code=_NOT_ALLOWED_CODE,
                     headers={'Allow': ', '.join(allow)})
-
-
-# -- 405's Allow header -------------------------------------------------------
-
-_REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
-                    'HEAD': ('head',)}
-_REST_ITEM = {'GET': ('get_one', 'get'), 'PUT': ('put',), 'PATCH': ('patch',),
-              'DELETE': ('delete',), 'HEAD': ('head',)}
-
-
-def exists_at_version(handler: Any, version: Version) -> bool:
-    """Whether an exposed handler (versioned or not) exists at ``version``.
-
-    A versioned method exists inside its ranges; any other exposed handler
-    at every version.
-    """
-    versioned = getattr(handler, 'versioned', None)
-    if isinstance(versioned, VersionedMethod):
-        return versioned.exists_at(version)
-    return handler is not None and bool(getattr(handler, 'exposed', False))
-
-
-def _allowed_methods(dispatcher: Any, controller: Any,
-                     version: Version) -> list[str]:
-    """The HTTP methods the dispatcher's URL answers at ``version``.
-
-    Generic controllers: the handlers that exist (the default one answers
-    GET and HEAD).  ``RestController``: the methods for the same URL shape
-    (collection, item or custom action).  A plain exposed method answers
-    every HTTP method, so none is listed.
-    """
-    config = exposure(dispatcher)
-    root = dispatcher if config.get('generic') else None
-    if root is None and config.get('generic_handler'):
-        root = _generic_root(dispatcher, controller)
-    if root is not None:
-        allowed: set[str] = set()
-        for method, handler in generic_handlers(root).items():
-            if exists_at_version(handler, version):
-                allowed.update(('GET', 'HEAD') if method == 'DEFAULT'
-                               else (method,))
-        return sorted(allowed)
-    if isinstance(controller, pecan.rest.RestController):
-        methods = {method for method, names in _rest_shape(
-            controller, dispatcher.__name__).items()
-            if any(exists_at_version(getattr(controller, name, None), version)
-                   for name in names)}
-        if 'GET' in methods and getattr(controller, 'head_like_get', False):
-            methods.add('HEAD')  # VersionedRestController answers it
-        return sorted(methods)
-    return []
-
-
-def _generic_root(handler: Any, controller: Any) -> Any:
-    for name in dir(type(controller)):
-        candidate = getattr(type(controller), name, None)
-        config = exposure(candidate)
-        if (config.get('generic')
-                and handler in config['generic_handlers'].values()):
-            return candidate
-    return None
-
-
-def _rest_shape(controller: Any, name: str) -> dict[str, tuple[str, ...]]:
-    for action, methods in custom_actions(controller).items():
-        names = {action} | {f'{m.lower()}_{action}' for m in methods}
-        if name in names:
-            return {m.upper(): (f'{m.lower()}_{action}', action)
-                    for m in methods}
-    if any(name in names for names in _REST_COLLECTION.values()) and (
-            name != 'get'):
-        return _REST_COLLECTION
-    return _REST_ITEM

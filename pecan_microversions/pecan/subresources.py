@@ -21,8 +21,8 @@ from pecan_microversions.compat import lookup_controller
 from pecan_microversions.core.changes import RESOURCE
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
+from pecan_microversions.pecan.allow import exists_at_version
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.pecan.methods import exists_at_version
 from pecan_microversions.pecan.request import get_version
 
 __all__ = ['ResourceGate', 'ResourceRange', 'VersionedRestController',

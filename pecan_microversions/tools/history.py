@@ -1,7 +1,8 @@
 """The version history as data and documents, derived from a registry.
 
-Everything here is a pure function of a :class:`VersionRegistry`: what each
-version added, removed and changed (:func:`version_changes`), the API as it
+Everything here is a pure function of a :class:`VersionRegistry`, built on
+:mod:`pecan_microversions.core.changes` (what each version added, removed
+and changed): the API as it
 stands at one version (:func:`describe`), the difference between two versions
 (:func:`diff`), consistency problems (:func:`check`), and the history as
 reStructuredText, Markdown or JSON (:func:`render`).  The console command
@@ -20,77 +21,41 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, Optional, Union
 
+from pecan_microversions.core.changes import (
+    KIND_LABELS,
+    Change,
+    Grouped,
+    VersionChanges,
+    compare,
+    group,
+    surface,
+    version_changes,
+)
 from pecan_microversions.core.deprecation import Deprecation
-from pecan_microversions.core.registry import Declaration, VersionRegistry
+from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike
 
 __all__ = [
     'FORMATS',
-    'Change',
     'Problem',
-    'VersionChanges',
     'check',
     'describe',
     'diff',
-    'group',
     'history_data',
     'notes_directory',
     'render',
     'render_json',
     'render_markdown',
     'render_rst',
-    'version_changes',
 ]
 
 #: The formats :func:`render` writes.
 FORMATS = ('rst', 'markdown', 'json')
-
-# Known declaration kinds, in the order documents list them, with their
-# singular and plural labels.  Other kinds follow, alphabetically.
-_KINDS: dict[str, tuple[str, str]] = {
-    'resource': ('Resource', 'Resources'),
-    'method': ('Method', 'Methods'),
-    'field': ('Field', 'Fields'),
-    'field_value': ('Field value', 'Field values'),
-    'query_parameter': ('Query parameter', 'Query parameters'),
-    'query_parameter_value': ('Query parameter value',
-                              'Query parameter values'),
-    'behaviour': ('Behaviour', 'Behaviours'),
-}
 _PLACEHOLDERS = frozenset({'todo', 'tbd', 'fixme', 'xxx', 'wip', '...', '-',
                            'n/a', 'none', 'description'})
-
-Grouped = dict[str, dict[str, list[str]]]
-_Key = tuple[str, str, str]
-
-
-class Change(NamedTuple):
-    """One declared thing: its ``kind``, ``owner`` and ``name``."""
-
-    kind: str
-    owner: str
-    name: str
-
-
-class VersionChanges(NamedTuple):
-    """One version of the history and what it did."""
-
-    version: Version
-    description: str
-    added: tuple[Change, ...]
-    removed: tuple[Change, ...]
-    changed: tuple[Change, ...]
-    deprecation: Optional[Deprecation]
-
-    @property
-    def empty(self) -> bool:
-        """Whether the version declares no change at all."""
-        return not (self.added or self.removed or self.changed)
-
 
 class Problem(NamedTuple):
     """A consistency problem :func:`check` found; ``str()`` is one line."""
@@ -103,71 +68,6 @@ class Problem(NamedTuple):
 
 
 # -- Data ---------------------------------------------------------------------
-
-def _surface(registry: VersionRegistry, version: Optional[Version]
-             ) -> dict[_Key, tuple[Declaration, ...]]:
-    """Every thing that exists at ``version``, with the declarations behind it."""
-    found: dict[_Key, tuple[Declaration, ...]] = {}
-    if version is None:
-        return found
-    for d in registry.declarations(at=version):
-        key = (d.kind, d.owner, d.name)
-        found[key] = found.get(key, ()) + (d,)
-    declared = {(d.kind, d.owner, d.name) for d in registry.declarations()}
-    for key in list(found):
-        parent = _parent(key)
-        if parent is not None and parent in declared and parent not in found:
-            del found[key]  # a value of a field or parameter absent here
-    return found
-
-
-def _parent(key: _Key) -> Optional[_Key]:
-    """``('query_parameter', o, 'p')`` for ``('query_parameter_value', o,
-    'p=v')``: a value exists only where its field or parameter does."""
-    kind, owner, name = key
-    if kind.endswith('_value') and '=' in name:
-        return kind[:-len('_value')], owner, name.split('=', 1)[0]
-    return None
-
-
-def _compare(before: Mapping[_Key, tuple[Declaration, ...]],
-             after: Mapping[_Key, tuple[Declaration, ...]]
-             ) -> tuple[tuple[Change, ...], ...]:
-    added = [Change(*k) for k in after if k not in before]
-    removed = [Change(*k) for k in before if k not in after]
-    changed = [Change(*k) for k in after
-               if k in before and set(before[k]) != set(after[k])]
-    return tuple(tuple(sorted(group, key=_sort_key))
-                 for group in (added, removed, changed))
-
-
-def _sort_key(change: Change) -> tuple[int, str, str, str]:
-    order = list(_KINDS)
-    rank = order.index(change.kind) if change.kind in _KINDS else len(order)
-    return rank, change.kind, change.owner, change.name
-
-
-def version_changes(registry: VersionRegistry) -> list[VersionChanges]:
-    """Per history entry, oldest first: what it added, removed, changed."""
-    result = []
-    previous: dict[_Key, tuple[Declaration, ...]] = {}
-    for entry in registry.history:
-        current = _surface(registry, entry.version)
-        added, removed, changed = _compare(previous, current)
-        result.append(VersionChanges(
-            entry.version, entry.description, added, removed, changed,
-            registry.deprecation_at(entry.version)))
-        previous = current
-    return result
-
-
-def group(changes: Iterable[Change]) -> Grouped:
-    """``{kind: {owner: [name, ...]}}`` in document order."""
-    grouped: Grouped = {}
-    for c in sorted(changes, key=_sort_key):
-        grouped.setdefault(c.kind, {}).setdefault(c.owner, []).append(c.name)
-    return grouped
-
 
 def _deprecation_dict(item: Optional[Deprecation]) -> Optional[dict[str, Any]]:
     return None if item is None else item.to_dict()
@@ -217,7 +117,7 @@ def describe(registry: VersionRegistry, version: VersionLike
         'description': description,
         'served': at.matches(registry.min_version, registry.max_version),
         'deprecation': _deprecation_dict(registry.deprecation_at(at)),
-        'declarations': group(Change(*k) for k in _surface(registry, at)),
+        'declarations': group(Change(*k) for k in surface(registry, at)),
     }
 
 
@@ -233,8 +133,8 @@ def diff(registry: VersionRegistry, first: VersionLike,
         not in the history.
     """
     a, b = _entry(registry, first), _entry(registry, second)
-    added, removed, changed = _compare(_surface(registry, a),
-                                       _surface(registry, b))
+    added, removed, changed = compare(surface(registry, a),
+                                       surface(registry, b))
     low, high = min(a, b), max(a, b)
     return {
         'service_type': registry.service_type,
@@ -333,7 +233,7 @@ def check(registry: VersionRegistry,
 # -- Documents ----------------------------------------------------------------
 
 def _label(kind: str, count: int) -> str:
-    singular, plural = _KINDS.get(
+    singular, plural = KIND_LABELS.get(
         kind, (kind.replace('_', ' ').capitalize(),
                kind.replace('_', ' ').capitalize() + 's'))
     return singular if count == 1 else plural

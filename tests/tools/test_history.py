@@ -7,6 +7,7 @@ import docutils.utils
 import pytest
 
 import pecan_microversions.demo.app  # noqa: F401 - makes the demo's declarations
+from pecan_microversions.core import changes
 from pecan_microversions.core.errors import UnknownVersionError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version
@@ -14,11 +15,11 @@ from pecan_microversions.demo.versions import REGISTRY as DEMO
 from pecan_microversions.tools import history
 from tests import history_registries as regs
 
-C = history.Change
+C = changes.Change
 
 
 def by_version(registry):
-    return {str(v.version): v for v in history.version_changes(registry)}
+    return {str(v.version): v for v in changes.version_changes(registry)}
 
 
 def test_changes_per_version():
@@ -53,11 +54,11 @@ def test_changes_are_grouped_by_kind_then_owner():
     added = by_version(regs.CLEAN)['1.0'].added
     assert [c.kind for c in added] == ['resource', 'method', 'method',
                                        'field', 'field']
-    grouped = history.group(added)
+    grouped = changes.group(added)
     assert list(grouped) == ['resource', 'method', 'field']
     assert grouped['field'] == {'Widget': ['name', 'uuid']}
     # Unknown kinds come last, and still render.
-    assert list(history.group([C('zebra', 'o', 'n'), C('field', 'o', 'n')])
+    assert list(changes.group([C('zebra', 'o', 'n'), C('field', 'o', 'n')])
                 ) == ['field', 'zebra']
 
 

@@ -1,0 +1,83 @@
+"""The ``Allow`` header of a 405: the HTTP methods a URL answers at a
+version, versioned handlers counted only inside their ranges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pecan.rest
+
+from pecan_microversions.compat import custom_actions, exposure, generic_handlers
+from pecan_microversions.core.version import Version
+
+__all__ = ['allowed_methods', 'exists_at_version']
+
+_REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
+                    'HEAD': ('head',)}
+_REST_ITEM = {'GET': ('get_one', 'get'), 'PUT': ('put',), 'PATCH': ('patch',),
+              'DELETE': ('delete',), 'HEAD': ('head',)}
+
+
+def exists_at_version(handler: Any, version: Version) -> bool:
+    """Whether an exposed handler (versioned or not) exists at ``version``.
+
+    A versioned method exists inside its ranges; any other exposed handler
+    at every version.
+    """
+    versioned: Any = getattr(handler, 'versioned', None)
+    if callable(getattr(versioned, 'exists_at', None)):  # an api_version
+        return bool(versioned.exists_at(version))
+    return handler is not None and bool(getattr(handler, 'exposed', False))
+
+
+def allowed_methods(dispatcher: Any, controller: Any,
+                     version: Version) -> list[str]:
+    """The HTTP methods the dispatcher's URL answers at ``version``.
+
+    Generic controllers: the handlers that exist (the default one answers
+    GET and HEAD).  ``RestController``: the methods for the same URL shape
+    (collection, item or custom action).  A plain exposed method answers
+    every HTTP method, so none is listed.
+    """
+    config = exposure(dispatcher)
+    root = dispatcher if config.get('generic') else None
+    if root is None and config.get('generic_handler'):
+        root = _generic_root(dispatcher, controller)
+    if root is not None:
+        allowed: set[str] = set()
+        for method, handler in generic_handlers(root).items():
+            if exists_at_version(handler, version):
+                allowed.update(('GET', 'HEAD') if method == 'DEFAULT'
+                               else (method,))
+        return sorted(allowed)
+    if isinstance(controller, pecan.rest.RestController):
+        methods = {method for method, names in _rest_shape(
+            controller, dispatcher.__name__).items()
+            if any(exists_at_version(getattr(controller, name, None), version)
+                   for name in names)}
+        if 'GET' in methods and getattr(controller, 'head_like_get', False):
+            methods.add('HEAD')  # VersionedRestController answers it
+        return sorted(methods)
+    return []
+
+
+def _generic_root(handler: Any, controller: Any) -> Any:
+    for name in dir(type(controller)):
+        candidate = getattr(type(controller), name, None)
+        config = exposure(candidate)
+        if (config.get('generic')
+                and handler in config['generic_handlers'].values()):
+            return candidate
+    return None
+
+
+def _rest_shape(controller: Any, name: str) -> dict[str, tuple[str, ...]]:
+    for action, methods in custom_actions(controller).items():
+        names = {action} | {f'{m.lower()}_{action}' for m in methods}
+        if name in names:
+            return {m.upper(): (f'{m.lower()}_{action}', action)
+                    for m in methods}
+    if any(name in names for names in _REST_COLLECTION.values()) and (
+            name != 'get'):
+        return _REST_COLLECTION
+    return _REST_ITEM
