@@ -24,17 +24,19 @@ import email.utils
 import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import Any, Optional, Union
 
 from pecan_microversions.core.errors import (
     InvalidDeclarationError,
     OverlappingDeprecationError,
     SunsetBeforeDeprecationError,
 )
-from pecan_microversions.core.version import Version, VersionRange, as_version
-
-if TYPE_CHECKING:  # pragma: no cover
-    from pecan_microversions.core.negotiation import VersionLimits
+from pecan_microversions.core.version import (
+    Version,
+    VersionLimits,
+    VersionRange,
+    as_version,
+)
 
 __all__ = [
     'Deprecation',

@@ -9,9 +9,8 @@ reloaded.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
-from typing import Any, NamedTuple, Optional
+from typing import Any, Optional
 
 import microversion_parse
 
@@ -21,44 +20,18 @@ from pecan_microversions.core.errors import (
     RequestError,
 )
 from pecan_microversions.core.registry import VersionRegistry
-from pecan_microversions.core.version import LATEST, Version, parse_version
+from pecan_microversions.core.version import (
+    LATEST,
+    Version,
+    VersionLimits,
+    parse_version,
+)
 
 __all__ = ['ConfigurationError', 'STANDARD_ENVIRON_KEY', 'VersionLimits',
            'limits_for', 'resolve', 'requested_version_text']
 
 #: Where a WSGI server puts the standard header.
 STANDARD_ENVIRON_KEY = 'HTTP_OPENSTACK_API_VERSION'
-
-
-class VersionLimits(NamedTuple):
-    """The versions a service accepts now, ``min_version`` to
-    ``max_version``, and the ``default_version`` for requests that name
-    none."""
-
-    min_version: Version
-    max_version: Version
-    default_version: Version
-
-    @property
-    def minimum(self) -> Version:
-        """Deprecated spelling of :attr:`min_version`."""
-        warnings.warn('VersionLimits.minimum is deprecated: use min_version.',
-                      DeprecationWarning, stacklevel=2)
-        return self.min_version
-
-    @property
-    def maximum(self) -> Version:
-        """Deprecated spelling of :attr:`max_version`."""
-        warnings.warn('VersionLimits.maximum is deprecated: use max_version.',
-                      DeprecationWarning, stacklevel=2)
-        return self.max_version
-
-    @property
-    def default(self) -> Version:
-        """Deprecated spelling of :attr:`default_version`."""
-        warnings.warn('VersionLimits.default is deprecated: use '
-                      'default_version.', DeprecationWarning, stacklevel=2)
-        return self.default_version
 
 
 def limits_for(registry: VersionRegistry, *,

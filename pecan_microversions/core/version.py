@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 from collections.abc import Iterator
-from typing import Any, Optional, Union
+from typing import Any, NamedTuple, Optional, Union
 
 from pecan_microversions.core.errors import InvalidVersion, InvertedRangeError
 
 __all__ = ['LATEST', 'InvalidVersion', 'Version', 'VersionLike',
-           'VersionRange', 'as_version', 'parse_version']
+           'VersionLimits', 'VersionRange', 'as_version', 'parse_version']
 
 #: The special request value that selects the service's maximum version.
 LATEST = 'latest'
@@ -231,3 +232,34 @@ class VersionRange:
                  or self.min_version <= other.max_version)
                 and (self.max_version is None or other.min_version is None
                      or other.min_version <= self.max_version))
+
+
+class VersionLimits(NamedTuple):
+    """The versions a service accepts now, ``min_version`` to
+    ``max_version``, and the ``default_version`` for requests that name
+    none."""
+
+    min_version: Version
+    max_version: Version
+    default_version: Version
+
+    @property
+    def minimum(self) -> Version:
+        """Deprecated spelling of :attr:`min_version`."""
+        warnings.warn('VersionLimits.minimum is deprecated: use min_version.',
+                      DeprecationWarning, stacklevel=2)
+        return self.min_version
+
+    @property
+    def maximum(self) -> Version:
+        """Deprecated spelling of :attr:`max_version`."""
+        warnings.warn('VersionLimits.maximum is deprecated: use max_version.',
+                      DeprecationWarning, stacklevel=2)
+        return self.max_version
+
+    @property
+    def default(self) -> Version:
+        """Deprecated spelling of :attr:`default_version`."""
+        warnings.warn('VersionLimits.default is deprecated: use '
+                      'default_version.', DeprecationWarning, stacklevel=2)
+        return self.default_version
