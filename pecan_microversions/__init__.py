@@ -15,7 +15,9 @@ The public API, by task (``doc/source/api.rst`` documents each name):
   :class:`ResourceRange`, :func:`versioned_subresource`,
   :class:`VersionedRestController`, :func:`method_changes`;
 * answer errors and discovery: :class:`APIError`, :func:`root_document`,
-  :func:`version_document`.
+  :func:`version_document`, :func:`api_wg_errors` and :func:`wsme_fault`
+  (error formats);
+* version plain-dict resources: :class:`Schema`, :func:`field`.
 
 The package is layered (``doc/source/architecture.rst``): ``core`` is
 framework-free, ``wsme`` and ``pecan`` adapt it, ``tools`` sit on top.
@@ -33,6 +35,8 @@ from pecan_microversions.core.errors import (
 )
 from pecan_microversions.core.negotiation import VersionLimits
 from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.rendering import api_wg_errors, wsme_fault
+from pecan_microversions.core.schema import Schema, field
 from pecan_microversions.core.version import Version, VersionRange, parse_version
 from pecan_microversions.pecan.config import list_opts, register_opts
 from pecan_microversions.pecan.current import (
@@ -73,15 +77,18 @@ __all__ = [
     'RegistryError',
     'RequestError',
     'ResourceRange',
+    'Schema',
     'Version',
     'VersionLimits',
     'VersionRange',
     'VersionRegistry',
     'VersionedRestController',
     'api_version',
+    'api_wg_errors',
     'apply_patch',
     'check_body',
     'check_patch',
+    'field',
     'filter_response',
     'get_limits',
     'get_version',
@@ -98,4 +105,5 @@ __all__ = [
     'versioned_subresource',
     'versioned_wsexpose',
     'visible_fields',
+    'wsme_fault',
 ]

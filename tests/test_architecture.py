@@ -8,7 +8,7 @@ import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / 'pecan_microversions'
 #: Each layer may import only from itself and the layers before it.
-LAYERS = ['core', 'compat', 'wsme', 'pecan', 'tools', 'demo']
+LAYERS = ['core', 'compat', 'wsme', 'pecan', 'tools', 'demo', 'examples']
 FRAMEWORKS = ('pecan', 'wsme', 'wsmeext', 'webob')
 #: Framework internals that only compat.py may name.
 INTERNALS = ('_pecan', '_custom_actions', '_get_dataholder', 'adhoc_attrs',

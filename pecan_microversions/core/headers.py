@@ -40,7 +40,9 @@ def response_headers(registry: VersionRegistry, version: Version,
 
     :param limits: the range the request was judged by.
     :param legacy_header: the legacy version header the request used, if
-        any: the response echoes it and varies on it too.
+        any: the response echoes it and varies on it too.  With the
+        registry's ``legacy_range_headers`` every response carries each
+        legacy header, its minimum and maximum, and varies on it.
     """
     headers = [
         Header(STANDARD_HEADER, f'{registry.service_type} {version}'),
@@ -48,7 +50,12 @@ def response_headers(registry: VersionRegistry, version: Version,
         Header(MAX_HEADER, str(limits.max_version)),
     ]
     vary = [STANDARD_HEADER]
-    if legacy_header is not None:
+    for name, minimum, maximum in registry.legacy_range_headers:
+        headers += [Header(name, str(version)),
+                    Header(minimum, str(limits.min_version)),
+                    Header(maximum, str(limits.max_version))]
+        vary.append(name)
+    if legacy_header is not None and legacy_header not in vary:
         headers.append(Header(legacy_header, str(version)))
         vary.append(legacy_header)
     deprecation = registry.deprecation_at(version)

@@ -27,7 +27,7 @@ from pecan_microversions.core.version import (
     parse_version,
 )
 
-__all__ = ['ConfigurationError', 'STANDARD_ENVIRON_KEY', 'VersionLimits',
+__all__ = ['STANDARD_ENVIRON_KEY',
            'limits_for', 'resolve', 'requested_version_text']
 
 #: Where a WSGI server puts the standard header.
@@ -107,18 +107,23 @@ def resolve(text: Optional[str], limits: VersionLimits,
 
     ``None`` or empty: the default; ``latest`` (any case): the maximum.
 
-    :raises RequestError: 400 when ``text`` is malformed, 406 when it is well
-        formed but not accepted; both with ``min_version``/``max_version``.
+    With the registry's ``bare_major``, ``X`` alone is ``X.0``.
+
+    :raises RequestError: the registry's ``malformed_status`` (400 or 406)
+        when ``text`` is malformed, 406 when it is well formed but not
+        accepted; both with ``min_version``/``max_version``.
     """
     if not text:
         return limits.default_version
     if text.lower() == LATEST:
         return limits.max_version
+    if registry.bare_major and text.strip(' \t').isdigit():
+        text = text.strip(' \t') + '.0'  # "1" is 1.0; "01.0" stays malformed
     try:
         version = parse_version(text)
     except InvalidVersion as exc:
-        raise _version_error(
-            str(exc), 400, 'microversion.invalid', limits) from None
+        raise _version_error(str(exc), registry.malformed_status,
+                             'microversion.invalid', limits) from None
     if not (version.matches(limits.min_version, limits.max_version)
             and registry.is_known(version)):
         raise _version_error(

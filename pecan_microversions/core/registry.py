@@ -117,6 +117,20 @@ class VersionRegistry:
     :param deprecations: :class:`~pecan_microversions.core.deprecation.Deprecation`
         ranges; responses at those versions carry ``Deprecation``, ``Sunset``
         and ``Link`` headers.
+    :param malformed_status: the status answering a malformed version
+        (``1.01``, ``x``): 400, or 406 as Watcher and older Ironic answer.
+    :param bare_major: serve a bare major version (``infra-optim 1``) as
+        ``X.0``, as Watcher does for old clients; otherwise it is malformed.
+    :param null_as_absent: treat an explicit ``null`` for a field the
+        request's version lacks as if the field were absent, as many WSME
+        services do, instead of refusing it.  The risk: a client that sends
+        ``null`` to clear such a field is not told that nothing happened.
+    :param legacy_range_headers: send, on every response, each legacy
+        header's minimum and maximum companions (for
+        ``X-OpenStack-Ironic-API-Version``:
+        ``X-OpenStack-Ironic-API-Minimum-Version`` and ``-Maximum-Version``,
+        which python-ironicclient negotiates from) and the legacy header
+        itself naming the version served.
     :raises RegistryError: a precise subclass when the declaration is wrong.
     """
 
@@ -127,7 +141,11 @@ class VersionRegistry:
                  legacy_headers: Sequence[str] = (),
                  unavailable_status: int = 400,
                  unknown_query_params: str = 'reject',
-                 deprecations: Iterable[Deprecation] = ()) -> None:
+                 deprecations: Iterable[Deprecation] = (),
+                 malformed_status: int = 400,
+                 bare_major: bool = False,
+                 null_as_absent: bool = False,
+                 legacy_range_headers: bool = False) -> None:
         if not isinstance(service_type, str) or not _SERVICE_TYPE.fullmatch(
                 service_type):
             raise InvalidDeclarationError(
@@ -160,6 +178,23 @@ class VersionRegistry:
                 f'{unknown_query_params!r}.')
         self.unavailable_status = unavailable_status
         self.unknown_query_params = unknown_query_params
+        if malformed_status not in (400, 406):
+            raise InvalidDeclarationError(
+                f'malformed_status must be 400 or 406, not '
+                f'{malformed_status!r}.')
+        self.malformed_status = malformed_status
+        self.bare_major = bool(bare_major)
+        self.null_as_absent = bool(null_as_absent)
+        #: ``(version header, minimum header, maximum header)`` per legacy
+        #: header, sent on every response; empty unless
+        #: ``legacy_range_headers`` is set.
+        self.legacy_range_headers: tuple[tuple[str, str, str], ...] = (
+            tuple(legacy_range_names(h) for h in self.legacy_headers)
+            if legacy_range_headers else ())
+        if legacy_range_headers and not self.legacy_headers:
+            raise InvalidDeclarationError(
+                'legacy_range_headers needs legacy_headers to derive the '
+                'minimum and maximum header names from.')
         self._declarations: list[Declaration] = []
         #: The deprecated ranges, oldest first, with :class:`Version` bounds.
         self.deprecations: tuple[Deprecation, ...] = resolve_deprecations(
@@ -289,6 +324,22 @@ def _check_history(history: Iterable[tuple[str | Version, str]]
         raise InvalidDeclarationError('The history must have at least one '
                                       'version.')
     return tuple(entries)
+
+
+def legacy_range_names(name: str) -> tuple[str, str, str]:
+    """A legacy version header and its minimum and maximum companions:
+    ``X-OpenStack-Ironic-API-Version`` gives
+    ``X-OpenStack-Ironic-API-Minimum-Version`` and
+    ``X-OpenStack-Ironic-API-Maximum-Version``.
+
+    :raises InvalidDeclarationError: ``name`` does not end in ``-Version``.
+    """
+    stem, dash, last = name.rpartition('-')
+    if not dash or not stem or last.lower() != 'version':
+        raise InvalidDeclarationError(
+            f'Cannot derive minimum and maximum headers from {name!r}: '
+            'legacy_range_headers needs names ending in "-Version".')
+    return name, f'{stem}-Minimum-{last}', f'{stem}-Maximum-{last}'
 
 
 def _check_legacy_header(name: str) -> str:

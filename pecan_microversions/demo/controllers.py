@@ -231,6 +231,15 @@ def _next_url(marker: str) -> str:
     return f'{_base_url()}/v1/nodes?{urllib.parse.urlencode(query)}'
 
 
+def _get_only() -> None:
+    """Refuse, with 405 and ``Allow``, methods other than GET and HEAD."""
+    method = pecan.request.method
+    if method not in ('GET', 'HEAD'):
+        raise APIError(f'The method {method} is not allowed for this URL.',
+                       status=405, error_code='http.method_not_allowed',
+                       headers={'Allow': 'GET, HEAD'})
+
+
 class V1Controller:
     """``/v1/``: the versioned discovery document, the nodes, and the
     OpenAPI document of the request's version at ``/v1/openapi.json``."""
@@ -241,6 +250,7 @@ class V1Controller:
 
     @pecan.expose('json')
     def index(self) -> dict:
+        _get_only()
         return version_document(links=[
             {'rel': 'nodes', 'href': f'{_base_url()}/v1/nodes'},
             {'rel': 'describedby', 'type': 'application/openapi+json',
@@ -260,6 +270,7 @@ class RootController:
 
     @pecan.expose('json')
     def index(self) -> dict:
+        _get_only()
         return root_document(name='fleet',
                              description='The fleet demo service of '
                                          'pecan-microversions.')

@@ -62,18 +62,19 @@ def _join_repeated_version_headers() -> None:
 
 
 def make_server(app: Callable[..., Any], host: str, port: int,
-                threads: int = 16, access_log: bool = True
-                ) -> wsgi.Server:
+                threads: int = 16, access_log: bool = True,
+                name: str = 'fleet-demo') -> wsgi.Server:
     """A multi-threaded cheroot server for ``app``, not yet started."""
     _join_repeated_version_headers()
     return wsgi.Server((host, port), _AccessLog(app) if access_log else app,
-                       numthreads=threads, server_name='fleet-demo')
+                       numthreads=threads, server_name=name)
 
 
 def serve(app: Callable[..., Any], host: str, port: int,
-          ready: threading.Event | None = None) -> None:
+          ready: threading.Event | None = None,
+          name: str = 'fleet demo') -> None:
     """Serve until SIGINT or SIGTERM, then stop cleanly."""
-    server = make_server(app, host, port)
+    server = make_server(app, host, port, name=name.replace(' ', '-'))
 
     def stop(signum: int, frame: Any) -> None:
         LOG.info('Signal %d received; stopping.', signum)
@@ -83,7 +84,7 @@ def serve(app: Callable[..., Any], host: str, port: int,
     signal.signal(signal.SIGTERM, stop)
     server.prepare()
     bound = server.bind_addr
-    LOG.info('fleet demo listening on http://%s:%d/', bound[0], bound[1])
+    LOG.info('%s listening on http://%s:%d/', name, bound[0], bound[1])
     if ready is not None:
         ready.set()
     server.serve()

@@ -28,6 +28,7 @@ import webob
 import webob.exc
 
 from pecan_microversions.core.errors import RequestError, http_code
+from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors, report_of
 
 __all__ = ['APIError', 'ERROR_CONTENT_TYPE', 'ERROR_KEY', 'INTERNAL_ERROR',
            'error_from_http_exception', 'error_from_wsme_fault']
@@ -72,9 +73,15 @@ class APIError(RequestError, webob.exc.WSGIHTTPException):
                    error_code=error.error_code,
                    headers=error.extra_headers, **error.members)
 
-    def to_response(self, environ: Mapping[str, Any]) -> webob.Response:
-        """A fresh JSON response for this error, with its extra headers."""
-        body = {'errors': [self.to_dict(environ.get(_REQUEST_ID_KEY))]}
+    def to_response(self, environ: Mapping[str, Any],
+                    renderer: ErrorRenderer = api_wg_errors
+                    ) -> webob.Response:
+        """A fresh JSON response for this error, with its extra headers.
+
+        :param renderer: writes the body (see
+            :mod:`pecan_microversions.core.rendering`).
+        """
+        body = renderer(report_of(self, environ.get(_REQUEST_ID_KEY)))
         response = webob.Response(
             status=self.status, content_type=ERROR_CONTENT_TYPE,
             charset='UTF-8', body=json.dumps(body).encode('utf-8'))

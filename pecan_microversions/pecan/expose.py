@@ -41,7 +41,11 @@ from pecan_microversions.wsme.checking import (
     resolve_datatype,
 )
 from pecan_microversions.wsme.fields import check_bound
-from pecan_microversions.wsme.filtering import fill_renames, filter_response
+from pecan_microversions.wsme.filtering import (
+    drop_unavailable_nulls,
+    fill_renames,
+    filter_response,
+)
 
 __all__ = ['versioned_wsexpose']
 
@@ -65,9 +69,9 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(func)
         def inner(*args: Any, **kwargs: Any) -> Any:
-            for value in kwargs.values():
-                fill_renames(value)
-            for value in args:
+            version = get_version()
+            for value in (*args, *kwargs.values()):
+                drop_unavailable_nulls(value, version)
                 fill_renames(value)
             return func(*args, **kwargs)
 

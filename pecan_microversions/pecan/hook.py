@@ -37,6 +37,7 @@ from pecan_microversions.core.negotiation import (
     resolve,
 )
 from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.config import (
     DEFAULT_GROUP,
@@ -73,6 +74,8 @@ class _FastPath(NamedTuple):
     #: lower-case names of the headers a controller may have set that
     #: ``after`` must merge rather than append
     merged: frozenset[str]
+    #: the first letters (both cases) of those names, a cheap first test
+    initials: str
 
 
 _NOTHING: dict[str, Any] = {}  # read-only stand-in for a missing dict
@@ -87,13 +90,24 @@ class MicroversionHook(PecanHook):
     every response, errors included, it sets ``OpenStack-API-Version``, the
     minimum and maximum headers, and appends ``OpenStack-API-Version`` to
     ``Vary``.  Error responses get the JSON errors body (see
-    :mod:`pecan_microversions.pecan.errors`).
+    :mod:`pecan_microversions.pecan.errors`), or the ``error_renderer``'s.
 
     :param registry: the service's :class:`VersionRegistry`.
     :param conf: an oslo.config ``ConfigOpts`` holding the operator options
         (registered here if the application did not); ``None`` serves the
         registry's full range.
     :param group: the option group.
+    :param error_renderer: writes error bodies: the default
+        :func:`~pecan_microversions.core.rendering.api_wg_errors`,
+        :func:`~pecan_microversions.core.rendering.wsme_fault`, or a
+        callable of the service's own.
+    :param app_errors: ``'render'`` (the default) writes every error
+        response, the application's included, with ``error_renderer``
+        (a 5xx's text replaced by a generic sentence); ``'keep'`` renders
+        only the library's errors (and :class:`APIError` raised by the
+        application) and leaves the application's own error responses
+        (WSME faults, WebOb/Pecan HTTP errors, exceptions) as they are,
+        adding only the version headers.
     :raises ~pecan_microversions.core.negotiation.ConfigurationError: the
         configured versions do not fit the registry.
     """
@@ -102,9 +116,19 @@ class MicroversionHook(PecanHook):
 
     def __init__(self, registry: VersionRegistry,
                  conf: Optional[cfg.ConfigOpts] = None,
-                 group: str = DEFAULT_GROUP) -> None:
+                 group: str = DEFAULT_GROUP, *,
+                 error_renderer: ErrorRenderer = api_wg_errors,
+                 app_errors: str = 'render') -> None:
+        if app_errors not in ('render', 'keep'):
+            raise ValueError(
+                f"app_errors must be 'render' or 'keep', not {app_errors!r}.")
+        if not callable(error_renderer):
+            raise TypeError(f'error_renderer must be callable, not '
+                            f'{error_renderer!r}.')
         self.registry = registry
         self._group = group
+        self._render = error_renderer
+        self._keep_app_errors = app_errors == 'keep'
         if conf is not None:
             register_opts(conf, group)
         limits = read_limits(registry, conf, group)
@@ -154,8 +178,11 @@ class MicroversionHook(PecanHook):
                       for v, hs in planned.items()}
         merged = frozenset(header.name.lower() for hs in planned.values()
                            for header in hs if header.mode != 'add')
+        initials = ''.join(sorted({c for name in merged
+                                   for c in (name[0], name[0].upper())}))
         return _FastPath(limits, accepted, negotiated,
-                         Negotiation(limits, self.registry, None), merged)
+                         Negotiation(limits, self.registry, None), merged,
+                         initials)
 
     def on_route(self, state: Any) -> None:
         environ = state.request.environ
@@ -197,6 +224,12 @@ class MicroversionHook(PecanHook):
             return None  # Pecan made it the response; after() renders it
         if isinstance(e, RequestError):  # from framework-free code
             return APIError.from_error(e)
+        if isinstance(e, RecursionError) and _json_too_deep(state.request):
+            # Pecan parses JSON bodies while routing, before any controller.
+            return APIError('The JSON body is nested too deeply.',
+                            error_code='microversion.body_too_deep')
+        if self._keep_app_errors:
+            return None  # the application's (or Pecan's) own handling
         if isinstance(e, webob.exc.HTTPException):
             if getattr(e, 'code', 0) >= 400:
                 return error_from_http_exception(e, state.request.method)
@@ -204,10 +237,6 @@ class MicroversionHook(PecanHook):
         if isinstance(e, wsme.exc.ClientSideError):  # from a pecan.expose
             return APIError(e.faultstring, status=e.code,
                             error_code=http_code(e.code))
-        if isinstance(e, RecursionError) and _json_too_deep(state.request):
-            # Pecan parses JSON bodies while routing, before any controller.
-            return APIError('The JSON body is nested too deeply.',
-                            error_code='microversion.body_too_deep')
         LOG.exception('Unexpected error serving %s %s',
                       state.request.method, state.request.path)
         return APIError(INTERNAL_ERROR, status=500,
@@ -223,9 +252,10 @@ class MicroversionHook(PecanHook):
             # The common case: a success, no legacy header, and none of our
             # headers or Vary set by the controller.  Append and go.
             headerlist = response.headerlist
-            merged = self._fast.merged
+            fast = self._fast
+            merged, initials = fast.merged, fast.initials
             for name, _ in headerlist:
-                if name[0] in 'OoVvXx' and name.lower() in merged:
+                if name[0] in initials and name.lower() in merged:
                     break
             else:
                 headerlist.extend(headers)
@@ -240,10 +270,11 @@ class MicroversionHook(PecanHook):
             error = response
         if error is not None or response.status[0] not in '123':
             status = response.status_int
-            if error is None and status >= 400:
+            if error is None and status >= 400 and not self._keep_app_errors:
                 error = error_from_wsme_fault(response)
             if error is not None and status == error.code:
-                response = state.response = error.to_response(environ)
+                response = state.response = error.to_response(
+                    environ, self._render)
         attrs = environ.get(ADHOC_ATTRS_KEY) or _NOTHING
         negotiation = attrs.get(NEGOTIATION_ATTR)
         limits = self.limits if negotiation is None else negotiation.limits

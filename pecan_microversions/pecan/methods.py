@@ -229,27 +229,31 @@ def _extend(dispatcher: VersionedFunction, min_version: VersionLike,
 
 def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
                      previous: Optional[VersionedFunction]) -> VersionedFunction:
-    def dispatcher(self: Any, *args: Any, **kwargs: Any) -> Any:
+    made: list[Any] = []  # the dispatcher, for its 404/405 (not callable)
+
+    def dispatcher(*args: Any, **kwargs: Any) -> Any:
+        # ``first`` stays in this closure, the only function there: Pecan's
+        # getargspec, finding no ``self`` here, reads the arguments from it.
+        _ = first
         version = get_version()
         implementation = versioned.select(version)
         if implementation is None:
-            raise _missing_error(versioned, dispatcher, self, version)
-        return implementation.function(self, *args, **kwargs)
+            raise _missing_error(versioned, made[0],
+                                 args[0] if args else None, version)
+        return implementation.function(*args, **kwargs)
 
     result: Any = dispatcher
+    made.append(result)
     result.__name__ = first.__name__
     result.__qualname__ = getattr(first, '__qualname__', first.__name__)
     result.__module__ = first.__module__
     result.__doc__ = first.__doc__
-    # Pecan reads the argument list with inspect.getfullargspec, which
-    # honours __signature__: routing sees the implementations' arguments.
-    # A wrapper's (*args, **kwargs) would make Pecan search this function's
-    # closure (which holds the dispatcher itself); take what it wraps, as
-    # Pecan's own search would.
-    signature = inspect.signature(first, follow_wrapped=False)
-    if next(iter(signature.parameters), None) != 'self':
-        signature = inspect.signature(first)
-    result.__signature__ = signature
+    # No __signature__ of our own: an outer wrapper made with
+    # functools.wraps copies the dispatcher's __dict__, and Pecan would then
+    # route the wrapper by the implementation's arguments instead of its
+    # own.  Routing finds the arguments through the closure (above);
+    # inspect.signature through __wrapped__.
+    result.__wrapped__ = first
     result.versioned = versioned
     result.version = lambda low, high=None: _extend(result, low, high)
     source = previous if previous is not None else first

@@ -24,9 +24,14 @@ import jsonpatch
 import jsonpointer
 from wsme import types as wtypes
 
+from pecan_microversions.core.checking import (
+    check_available,
+    check_member,
+    check_present,
+)
 from pecan_microversions.core.contract import ValueRule
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.version import Version, VersionRange
+from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.fields import Binding, binding_of
 
 __all__ = ['JsonPatchOperation', 'apply_patch', 'body_too_deep', 'check_body',
@@ -193,25 +198,14 @@ def check_data(datatype: Any, data: Any, version: Version,
         attr = attributes.get(name)
         if attr is None:
             raise RequestError(f'Unknown field {field!r}.',
-                           error_code='microversion.unknown_field')
-        if binding is not None:
-            _check_available(binding, name, version, field)
-            rule = binding.values.get(name)
-            if rule is not None and value is not None:
-                _check_value_rule(binding, name, rule, value, version, field)
-        if attr.readonly:
-            raise RequestError(f'Field {field!r} is read-only.',
-                           error_code='microversion.read_only_field')
-        if value is None and _mandatory(attr, binding, name, version):
-            raise RequestError(f'Mandatory field {field!r} cannot be null.',
-                           error_code='microversion.null_mandatory_field')
-        check_data(attr.datatype, value, version, field)
+                               error_code='microversion.unknown_field')
+        if check_member(binding, name, value, version, field,
+                        readonly=attr.readonly,
+                        mandatory=_mandatory(attr, binding, name, version)):
+            check_data(attr.datatype, value, version, field)
     if binding is not None:
-        for name in binding.mandatory[version]:
-            if name not in data:
-                raise RequestError(
-                    f'Mandatory field {_join(label, name)!r} is missing.',
-                    error_code='microversion.missing_field')
+        check_present(binding.mandatory[version], data,
+                      lambda name: _join(label, name))
 
 
 def _mandatory(attr: Any, binding: Optional[Binding], name: str,
@@ -219,17 +213,6 @@ def _mandatory(attr: Any, binding: Optional[Binding], name: str,
     if attr.mandatory:
         return True
     return binding is not None and name in binding.mandatory[version]
-
-
-def _check_available(binding: Binding, name: str, version: Version,
-                     field: str) -> None:
-    if name not in binding.visible[version]:
-        raise RequestError(
-            f'Field {field!r} of {binding.resource} is not available at '
-            f'version {version}; it exists '
-            f'{VersionRange(*binding.ranges[name])}.',
-            status=binding.registry.unavailable_status,
-            error_code='microversion.field_unavailable')
 
 
 def _check_value_rule(binding: Binding, name: str, rule: ValueRule,
@@ -274,7 +257,7 @@ def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
                                f'{pointer!r}.',
                                error_code='microversion.unknown_field')
             if binding is not None:
-                _check_available(binding, part, version, label)
+                check_available(binding, part, version, label)
             if changes and attr.readonly:
                 raise RequestError(f'{where}: field {label!r} is read-only.',
                                error_code='microversion.read_only_field')

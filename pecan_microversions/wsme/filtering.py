@@ -19,7 +19,7 @@ from pecan_microversions.core.errors import UnknownVersionError
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.fields import binding_of
 
-__all__ = ['fill_renames', 'filter_response']
+__all__ = ['drop_unavailable_nulls', 'fill_renames', 'filter_response']
 
 _Walker = Optional[Callable[[Any], None]]
 _plans: dict[tuple[type, Version], _Walker] = {}
@@ -156,3 +156,27 @@ def fill_renames(value: Any) -> None:
     elif isinstance(value, dict):
         for item in value.values():
             fill_renames(item)
+
+
+def drop_unavailable_nulls(value: Any, version: Version) -> None:
+    """Unset, in request objects, attributes ``version`` lacks that hold
+    ``None``: the explicit nulls a registry's ``null_as_absent`` accepted,
+    which the application then sees as absent.  Run it before
+    :func:`fill_renames`, so that a null never stands for a sent value.
+    """
+    if isinstance(value, wtypes.Base):
+        binding = binding_of(type(value))
+        if binding is not None and binding.registry.null_as_absent:
+            visible = binding.visible[version]
+            for name, attr in binding.by_name.items():
+                if name not in visible and getattr(value, attr.key) is None:
+                    setattr(value, attr.key, _Unset)
+        for attr in wtypes.list_attributes(type(value)):
+            if _may_contain(attr.datatype):
+                drop_unavailable_nulls(getattr(value, attr.key), version)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            drop_unavailable_nulls(item, version)
+    elif isinstance(value, dict):
+        for item in value.values():
+            drop_unavailable_nulls(item, version)

@@ -432,3 +432,18 @@ def test_legacy_header(api):
     assert set(response.json) == expected_fields('1.6')
     assert response.headers['X-OpenStack-Fleet-API-Version'] == '1.6'
     assert response.headers['OpenStack-API-Version'] == 'fleet 1.6'
+
+
+@pytest.mark.parametrize('path', ['/', '/v1/'])
+@pytest.mark.parametrize('method', ['post', 'put', 'patch', 'delete'])
+def test_discovery_urls_answer_405_to_other_methods(demo, path, method):
+    response = getattr(demo, method)(path, status=405)
+    assert response.headers['Allow'] == 'GET, HEAD'
+    assert response.json['errors'][0]['code'] == 'http.method_not_allowed'
+    assert response.headers['OpenStack-API-Version'] == 'fleet 1.0'
+
+
+@pytest.mark.parametrize('path', ['/', '/v1/'])
+def test_discovery_urls_answer_get_and_head(demo, path):
+    assert demo.get(path).json
+    assert demo.head(path).body == b''

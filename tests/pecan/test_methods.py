@@ -336,7 +336,8 @@ def test_dispatcher_exposure_and_signature():
     assert _cfg(get_one)['argspec'] == _cfg(impl)['argspec']
     assert getargspec(get_one) == getargspec(impl)
     hello = methods_app.V1Controller.hello
-    assert inspect.getfullargspec(hello).args == ['self', 'name']
+    assert getargspec(hello).args == ['self', 'name']
+    assert list(inspect.signature(hello).parameters) == ['self', 'name']
     assert _cfg(hello)['argspec'].defaults == ('world',)
 
 

@@ -1,0 +1,108 @@
+"""Checking one request object's members against a field contract.
+
+Framework-free and shared: the WSME checks
+(:mod:`~pecan_microversions.wsme.checking`, over a bound type's binding)
+and :class:`~pecan_microversions.core.schema.Schema` (over plain dicts)
+both apply these rules, so a field is refused with the same status, code
+and words whichever way it was declared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Optional, Protocol
+
+from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.version import Version, VersionRange
+
+__all__ = ['FieldContract', 'check_available', 'check_member',
+           'check_present', 'check_value']
+
+
+class FieldContract(Protocol):
+    """One resource's fields by version: a WSME binding or a Schema."""
+
+    @property
+    def registry(self) -> VersionRegistry:
+        """The registry the fields are declared in."""
+
+    @property
+    def resource(self) -> str:
+        """The resource's name in the registry and in errors."""
+
+    @property
+    def ranges(self) -> Mapping[str, tuple[Optional[Version],
+                                           Optional[Version]]]:
+        """Each field's ``(min_version, max_version)``."""
+
+    @property
+    def values(self) -> Mapping[str, Any]:
+        """The value rules of the fields that list their values."""
+
+    @property
+    def visible(self) -> Mapping[Version, frozenset[str]]:
+        """The fields each version has."""
+
+
+def check_available(contract: FieldContract, name: str, version: Version,
+                    label: str) -> None:
+    """Refuse ``name`` (shown as ``label``) unless ``version`` has it, with
+    the registry's ``unavailable_status``."""
+    if name not in contract.visible[version]:
+        raise RequestError(
+            f'Field {label!r} of {contract.resource} is not available at '
+            f'version {version}; it exists '
+            f'{VersionRange(*contract.ranges[name])}.',
+            status=contract.registry.unavailable_status,
+            error_code='microversion.field_unavailable')
+
+
+def check_value(contract: FieldContract, name: str, value: Any,
+                version: Version, label: str) -> None:
+    """Refuse a non-null ``value`` its field's value rule does not allow at
+    ``version``."""
+    rule = contract.values.get(name)
+    if rule is not None and value is not None:
+        rule.check(value, version, f'field {label!r} of {contract.resource}',
+                   contract.registry.unavailable_status)
+
+
+def check_member(contract: Optional[FieldContract], name: str, value: Any,
+                 version: Version, label: str, *, readonly: bool,
+                 mandatory: bool) -> bool:
+    """Check one member a request sets; ``False`` when it is a null the
+    registry's ``null_as_absent`` takes as absent (leave it out).
+
+    Without a contract (a type with no versioned fields) only ``readonly``
+    and ``mandatory`` apply.
+
+    :raises RequestError: the field is unavailable, its value is not allowed,
+        it is read-only, or it is mandatory and null.
+    """
+    if contract is not None:
+        if (value is None and contract.registry.null_as_absent
+                and name not in contract.visible[version]):
+            return False
+        check_available(contract, name, version, label)
+        check_value(contract, name, value, version, label)
+    if readonly:
+        raise RequestError(f'Field {label!r} is read-only.',
+                       error_code='microversion.read_only_field')
+    if value is None and mandatory:
+        raise RequestError(f'Mandatory field {label!r} cannot be null.',
+                       error_code='microversion.null_mandatory_field')
+    return True
+
+
+def check_present(mandatory: Iterable[str], data: Mapping[str, Any],
+                  join: Any = None) -> None:
+    """Refuse a body that lacks one of the ``mandatory`` fields.
+
+    :param join: turns a field name into its label (default: the name).
+    """
+    for name in mandatory:
+        if name not in data:
+            label = name if join is None else join(name)
+            raise RequestError(f'Mandatory field {label!r} is missing.',
+                           error_code='microversion.missing_field')

@@ -1,0 +1,329 @@
+"""Versioned fields for plain-dict resources, without WSME.
+
+For services whose API returns and reads plain dicts (Ironic since it
+dropped WSME), a :class:`Schema` declares a resource's fields with the
+vocabulary of :func:`~pecan_microversions.wsme.fields.versioned`: a range
+(``min_version``/``max_version``), allowed ``values`` and their ranges,
+``replaces`` for a rename, ``mandatory`` and ``readonly``::
+
+    NODE = Schema(REGISTRY, 'node', {
+        'uuid': field(readonly=True),
+        'name': field(),
+        'driver': field(mandatory=True, max_version='1.5'),
+        'hardware_type': field(mandatory=True, min_version='1.6',
+                               replaces='driver'),
+        'owner': field(min_version='1.4'),
+        'power_interface': field(values={'ipmitool': None,
+                                         'redfish': '1.5'}),
+    })
+
+    NODE.filter(node_dict, version)          # what the version shows
+    body = NODE.check_body(request_json, version)
+    NODE.check_patch(patch, version); NODE.apply_patch(doc, patch, version)
+
+The fields are declared in the registry (kind ``'field'``, values as
+``'field_value'``) exactly as a WSME type's, so the history tools list them;
+mistakes raise a :class:`~pecan_microversions.core.errors.RegistryError` when
+the schema is built.  The checks are those of WSME types
+(:mod:`~pecan_microversions.core.checking`): same statuses, codes and
+words.  Values are free-form JSON unless ``values`` lists them; checking
+their types is left to the service.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import jsonpatch
+import jsonpointer
+
+from pecan_microversions.core.checking import (
+    check_available,
+    check_member,
+    check_present,
+    check_value,
+)
+from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
+from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.version import Version, VersionLike
+
+__all__ = ['Field', 'Schema', 'field']
+
+_OPS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
+
+
+@dataclass(frozen=True)
+class Field:
+    """One declared field of a :class:`Schema` (see :func:`field`)."""
+
+    min_version: Optional[VersionLike] = None
+    max_version: Optional[VersionLike] = None
+    values: Optional[Mapping[Any, ValueRange]] = None
+    replaces: Optional[str] = None
+    mandatory: bool = False
+    readonly: bool = False
+
+
+def field(min_version: Optional[VersionLike] = None,
+          max_version: Optional[VersionLike] = None, *,
+          values: Optional[Mapping[Any, ValueRange]] = None,
+          replaces: Optional[str] = None, mandatory: bool = False,
+          readonly: bool = False) -> Field:
+    """A field that exists from ``min_version`` to ``max_version`` inclusive.
+
+    :param values: every allowed value and its range: ``None`` (always),
+        ``'X.Y'`` (from) or ``(min_version, max_version)``.
+    :param replaces: the field this one renames; its ``max_version`` must
+        come before this one's ``min_version``.
+    :param mandatory: a request body must carry it (at versions that have it).
+    :param readonly: a request may not set or patch it.
+    """
+    return Field(min_version, max_version, values, replaces, mandatory,
+                 readonly)
+
+
+class Schema:
+    """A plain-dict resource's fields by version, declared at import.
+
+    :param registry: the service's registry; every bound must be in its
+        history.
+    :param resource: the resource's name in the registry and in errors.
+    :param fields: ``{public name: field(...)}``.
+    :raises ~pecan_microversions.core.errors.RegistryError: a bound is not in
+        the history, a range is inverted, a rename is wrong, or
+        ``resource`` already has fields in the registry.
+    """
+
+    def __init__(self, registry: VersionRegistry, resource: str,
+                 fields: Mapping[str, Field]) -> None:
+        if not isinstance(resource, str) or not resource:
+            raise InvalidDeclarationError(f'Invalid resource name {resource!r}.')
+        if next(registry.declarations('field', resource), None) is not None:
+            raise InvalidDeclarationError(
+                f'Resource {resource!r} already has fields in the '
+                f'{registry.service_type} registry.')
+        self.registry = registry
+        self.resource = resource
+        self.fields = dict(fields)
+        self.ranges: dict[str, tuple[Optional[Version], Optional[Version]]] = {}
+        self.values: dict[str, ValueRule] = {}
+        for name, spec in self.fields.items():
+            if not isinstance(spec, Field):
+                raise InvalidDeclarationError(
+                    f'Schema {resource!r}: {name} must be a field(...), not '
+                    f'{spec!r}.')
+            declaration = registry.declare('field', resource, name,
+                                           spec.min_version, spec.max_version)
+            self.ranges[name] = (declaration.min_version,
+                                 declaration.max_version)
+            if spec.values is not None:
+                self.values[name] = value_rule(
+                    registry, 'field_value', resource, name, None, spec.values)
+        self.groups = _rename_groups(resource, self.fields, self.ranges)
+        #: the fields each version has
+        self.visible = {v: frozenset(n for n, r in self.ranges.items()
+                                     if v.matches(*r))
+                        for v in registry.versions}
+        #: the mandatory fields each version has
+        self.mandatory = {
+            v: tuple(n for n in self.fields
+                     if self.fields[n].mandatory and n in self.visible[v])
+            for v in registry.versions}
+
+    def __repr__(self) -> str:
+        return f'<Schema {self.resource} ({len(self.fields)} fields)>'
+
+    def visible_fields(self, version: VersionLike) -> frozenset[str]:
+        """The fields ``version`` has."""
+        return self.visible[self.registry.known_version(version)]
+
+    # -- responses ------------------------------------------------------------
+
+    def filter(self, document: Any, version: Version) -> Any:
+        """A copy of ``document`` (a dict, or a list of dicts) with only what
+        ``version`` has; a renamed field shows under the version's name,
+        whichever name the document holds it under.  Keys the schema does
+        not declare are left as they are."""
+        if isinstance(document, (list, tuple)):
+            return [self.filter(item, version) for item in document]
+        if not isinstance(document, Mapping):
+            raise TypeError(f'Schema.filter takes a dict or a list of dicts, '
+                            f'not {type(document).__name__}.')
+        visible = self.visible[version]
+        result = {k: v for k, v in document.items()
+                  if k not in self.fields or k in visible}
+        for group in self.groups:
+            shown = [name for name in group if name in visible]
+            if shown and shown[0] not in result:
+                held = next((document[n] for n in group if n in document),
+                            _MISSING)
+                if held is not _MISSING:
+                    result[shown[0]] = held
+        return result
+
+    # -- requests -------------------------------------------------------------
+
+    def check_body(self, data: Any, version: Version) -> dict[str, Any]:
+        """Check a request body; return it ready for the service.
+
+        Refuses (naming the field) an unknown or read-only field, a field
+        ``version`` lacks (the registry's ``unavailable_status``), a value
+        outside its range, ``null`` or nothing for a mandatory field.  The
+        copy returned carries a renamed field's value under every name, and
+        leaves out the nulls the registry's ``null_as_absent`` accepted.
+
+        :raises ~pecan_microversions.core.errors.RequestError: naming the problem.
+        """
+        if not isinstance(data, dict):
+            raise RequestError('The body must be a JSON object.',
+                           error_code='microversion.invalid_body')
+        result: dict[str, Any] = {}
+        for name, value in data.items():
+            spec = self.fields.get(name)
+            if spec is None:
+                raise RequestError(f'Unknown field {name!r}.',
+                               error_code='microversion.unknown_field')
+            if check_member(self, name, value, version, name,
+                            readonly=spec.readonly, mandatory=spec.mandatory):
+                result[name] = value
+        check_present(self.mandatory[version], result)
+        for group in self.groups:
+            held = next((result[n] for n in group if n in result), _MISSING)
+            if held is not _MISSING:
+                for name in group:
+                    result.setdefault(name, held)
+        return result
+
+    def check_patch(self, patch: Any, version: Version) -> list[dict[str, Any]]:
+        """Check an RFC 6902 patch of this resource; return its operations.
+
+        Every ``path`` and ``from`` must name a field ``version`` has (a
+        path below a field is free-form); a read-only field cannot change,
+        a mandatory one cannot be removed or set to null; the values of
+        ``add`` and ``replace`` are checked as in :meth:`check_body`.
+
+        :raises ~pecan_microversions.core.errors.RequestError: naming the operation.
+        """
+        if not isinstance(patch, list):
+            raise _patch_error('The body must be a JSON patch (RFC 6902): a '
+                               'list of operations.')
+        for index, op in enumerate(patch):
+            where = f'Patch operation #{index}'
+            if not isinstance(op, dict):
+                raise _patch_error(f'{where} must be a JSON object.')
+            name = op.get('op')
+            if name not in _OPS:
+                raise _patch_error(f'{where}: "op" must be one of '
+                                   f'{", ".join(_OPS)}, not {name!r}.')
+            if name in ('add', 'replace', 'test') and 'value' not in op:
+                raise _patch_error(f'{where} ({name}) has no "value".')
+            if name in ('move', 'copy'):
+                self._pointer(op, 'from', where, version,
+                              changes=name == 'move', removes=name == 'move')
+            value = op.get('value')
+            target, whole = self._pointer(
+                op, 'path', where, version, changes=name != 'test',
+                removes=name == 'remove' or (name in ('add', 'replace')
+                                             and value is None))
+            if name in ('add', 'replace') and whole:
+                check_value(self, target, value, version, target)
+        return list(patch)
+
+    def apply_patch(self, document: Mapping[str, Any], patch: Any,
+                    version: Version) -> dict[str, Any]:
+        """:meth:`check_patch`, then apply the patch to a copy of
+        ``document``; return the copy.
+
+        :raises ~pecan_microversions.core.errors.RequestError: the patch is refused
+            or cannot be applied (a missing path, a failed ``test``, ...).
+        """
+        operations = self.check_patch(patch, version)
+        try:
+            result: dict[str, Any] = jsonpatch.apply_patch(
+                copy.deepcopy(dict(document)), operations)
+        except (jsonpatch.JsonPatchException,
+                jsonpointer.JsonPointerException) as exc:
+            raise RequestError(f'The patch cannot be applied: {exc}',
+                           error_code='microversion.patch_failed') from None
+        return result
+
+    # -- helpers --------------------------------------------------------------
+
+    def _pointer(self, op: Mapping[str, Any], member: str, where: str,
+                 version: Version, *, changes: bool, removes: bool
+                 ) -> tuple[str, bool]:
+        """The field a pointer names, and whether it names the whole field."""
+        pointer = op.get(member)
+        if not isinstance(pointer, str):
+            raise _patch_error(f'{where} has no "{member}" string.')
+        try:
+            parts = jsonpointer.JsonPointer(pointer).parts
+        except jsonpointer.JsonPointerException as exc:
+            raise _patch_error(f'{where}: invalid "{member}" {pointer!r}: '
+                               f'{exc}.') from None
+        if not parts:
+            raise _patch_error(f'{where}: "{member}" must name a field, not '
+                               'the whole resource.')
+        name, whole = parts[0], len(parts) == 1
+        spec = self.fields.get(name)
+        if spec is None:
+            raise RequestError(f'{where}: unknown field {name!r} in {pointer!r}.',
+                           error_code='microversion.unknown_field')
+        check_available(self, name, version, name)
+        if changes and spec.readonly:
+            raise RequestError(f'{where}: field {name!r} is read-only.',
+                           error_code='microversion.read_only_field')
+        if removes and whole and spec.mandatory:
+            raise RequestError(f'{where}: mandatory field {name!r} cannot be '
+                           'removed or set to null.',
+                           error_code='microversion.missing_field')
+        return name, whole
+
+
+_MISSING = object()
+
+
+def _patch_error(detail: str) -> RequestError:
+    return RequestError(detail, error_code='microversion.invalid_patch')
+
+
+def _rename_groups(resource: str, fields: Mapping[str, Field],
+                   ranges: Mapping[str, tuple[Optional[Version],
+                                              Optional[Version]]]
+                   ) -> tuple[tuple[str, ...], ...]:
+    """Chains of renames, newest name first, checked."""
+    parent: dict[str, str] = {}
+    for name, spec in fields.items():
+        old = spec.replaces
+        if old is None:
+            continue
+        where = f'Schema {resource!r}: {name}'
+        if old not in fields or old == name:
+            raise InvalidDeclarationError(
+                f'{where} replaces {old!r}, which is not another field.')
+        if old in parent.values():
+            raise InvalidDeclarationError(
+                f'{where} replaces {old!r}, which another field already '
+                'replaces.')
+        new_low, old_high = ranges[name][0], ranges[old][1]
+        if new_low is None or old_high is None or old_high >= new_low:
+            raise InvalidDeclarationError(
+                f'{where} replaces {old!r}: {old!r} needs a max_version '
+                f'before {name!r}\'s min_version (got {old_high} and '
+                f'{new_low}).')
+        parent[name] = old
+    groups = []
+    for name in _newest(parent):
+        chain = [name]
+        while chain[-1] in parent:
+            chain.append(parent[chain[-1]])
+        groups.append(tuple(chain))
+    return tuple(groups)
+
+
+def _newest(parent: Mapping[str, str]) -> Iterable[str]:
+    return [name for name in parent if name not in parent.values()]

@@ -1,0 +1,59 @@
+"""The ``error_message`` envelope Ironic- and Watcher-style services put
+around error bodies, and that their clients unwrap.
+
+python-ironicclient and python-watcherclient read an error's text from
+``{"error_message": "<JSON text of a WSME fault>"}``: a JSON string holding
+``faultstring`` (the message shown to the user) and ``debuginfo``.  The
+services write it with a WSGI middleware of their own; this one does the
+same for the examples.  It is the service's own code, outside the library:
+the library's errors reach it as WSME faults
+(:func:`~pecan_microversions.core.rendering.wsme_fault`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+__all__ = ['ErrorMessageEnvelope']
+
+_JSON = 'application/json'
+
+
+class ErrorMessageEnvelope:
+    """WSGI middleware: a 4xx/5xx JSON body ``B`` becomes
+    ``{"error_message": "<B as JSON text>"}``; version headers and every
+    other header pass through."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any],
+                 start_response: Callable[..., Any]) -> Iterable[bytes]:
+        seen: dict[str, Any] = {}
+
+        def remember(status: str, headers: list[tuple[str, str]],
+                     exc_info: Any = None) -> Callable[[bytes], Any]:
+            seen.update(status=status, headers=headers, exc_info=exc_info)
+            return lambda data: None  # bodies come back through the iterable
+
+        chunks = self.app(environ, remember)
+        try:
+            body = b''.join(chunks)
+        finally:
+            close = getattr(chunks, 'close', None)
+            if close is not None:
+                close()
+        status: str = seen['status']
+        headers: list[tuple[str, str]] = seen['headers']
+        content_type = next((v for n, v in headers
+                             if n.lower() == 'content-type'), '')
+        if status[0] in '45' and content_type.split(';')[0].strip() == _JSON:
+            text = body.decode('utf-8', 'replace')
+            body = json.dumps({'error_message': text}).encode('utf-8')
+            headers = [(n, v) for n, v in headers
+                       if n.lower() != 'content-length']
+            headers.append(('Content-Length', str(len(body))))
+        start_response(status, headers, seen['exc_info'])
+        return [body]
