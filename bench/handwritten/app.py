@@ -157,6 +157,11 @@ class NodesController(rest.RestController):
     def __init__(self, store: NodeStore) -> None:
         self.store = store
 
+    def _handle_head(self, method: str, remainder: list[str],
+                     request: Any = None) -> Any:
+        # HEAD answered like GET, as the library's controllers do.
+        return self._handle_get('get', remainder, request)
+
     @pecan.expose(content_type='application/json')
     def get_all(self, **_query: str) -> str:
         request = pecan.request
@@ -285,7 +290,7 @@ class NodesController(rest.RestController):
             raise Fault(405, 'microversion.method_not_allowed',
                         f'PATCH /v1/nodes/{uuid} is not available in version '
                         f'{text(version)}: it exists in versions 1.3 and '
-                        'later.', headers={'Allow': 'GET'})
+                        'later.', headers={'Allow': 'GET, HEAD'})
         if request.GET:
             raise bad_request(f'Unknown query parameter '
                               f'{next(iter(request.GET))!r}.',
