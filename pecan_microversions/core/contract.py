@@ -26,8 +26,10 @@ class ValueRule:
     """The allowed values of one field or query parameter, by version."""
 
     def __init__(self, ranges: dict[Any, VersionRange],
-                 versions: tuple[Version, ...]) -> None:
+                 versions: tuple[Version, ...], items: bool = False) -> None:
         self.ranges = ranges
+        #: the rule is for each item of a list
+        self.items = items
         self.allowed = {v: frozenset(value for value, r in ranges.items()
                                      if v in r)
                         for v in versions}
@@ -40,6 +42,14 @@ class ValueRule:
         :raises RequestError: ``unavailable_status`` for a value that exists
             at other versions, 400 for one that never does.
         """
+        if self.items and isinstance(value, list):
+            for item in value:
+                self._check_one(item, version, subject, unavailable_status)
+            return
+        self._check_one(value, version, subject, unavailable_status)
+
+    def _check_one(self, value: Any, version: Version, subject: str,
+                   unavailable_status: int) -> None:
         allowed = self.allowed[version]
         try:
             if value in allowed:
@@ -61,27 +71,40 @@ class ValueRule:
 
 def value_rule(registry: VersionRegistry, kind: str, owner: str, name: str,
                enum_values: Optional[Collection[Any]],
-               values: Mapping[Any, ValueRange]) -> ValueRule:
+               values: Mapping[Any, ValueRange], *,
+               value_type: type = str, items: bool = False,
+               where: Optional[str] = None) -> ValueRule:
     """Declare each value's range and compile the rule.
 
     :param enum_values: the complete set of values when the datatype is an
         enumeration: values left out of ``values`` exist at every version.
+    :param value_type: the type every value must have (``str`` for query
+        parameters).
+    :param items: the rule is for each item of a list field.
+    :param where: names the declaration in errors (``Class.attribute``).
     :raises ~pecan_microversions.core.errors.RegistryError: a value is not
         among ``enum_values``, a range is malformed or names an unknown
         version.
     """
+    where = where or f'{kind} {owner}.{name}'
+    wrong = [v for v in values if not isinstance(v, value_type) or (
+        isinstance(v, bool) and value_type is not bool)]
+    if wrong:
+        raise InvalidDeclarationError(
+            f'{where}: values= keys {wrong!r} are not of the field\'s type '
+            f'{value_type.__name__}.')
     if enum_values is not None:
         unknown = [v for v in values if v not in enum_values]
         if unknown:
             raise InvalidDeclarationError(
-                f'{kind} {owner}.{name}: {unknown!r} not among the Enum values '
+                f'{where}: {unknown!r} not among the Enum values '
                 f'{sorted(map(str, enum_values))}.')
         specs: dict[Any, ValueRange] = dict.fromkeys(enum_values)
         specs.update(values)
     else:
         specs = dict(values)
     if not specs:
-        raise InvalidDeclarationError(f'{kind} {owner}.{name}: no values.')
+        raise InvalidDeclarationError(f'{where}: no values.')
     ranges = {}
     for value, spec in specs.items():
         if spec is None or isinstance(spec, (str, Version)) or (
@@ -92,9 +115,9 @@ def value_rule(registry: VersionRegistry, kind: str, owner: str, name: str,
             low, high = spec
         else:
             raise InvalidDeclarationError(
-                f'{kind} {owner}.{name}={value}: a value range is None, '
+                f'{where}={value}: a value range is None, '
                 f'"X.Y" or (min_version, max_version), not {spec!r}.')
         declaration = registry.declare(kind, owner, f'{name}={value}',
                                        low, high)
         ranges[value] = declaration.range
-    return ValueRule(ranges, registry.versions)
+    return ValueRule(ranges, registry.versions, items)

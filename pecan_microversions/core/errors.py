@@ -150,9 +150,9 @@ class RequestError(MicroversionError):
                  error_code: str = 'microversion.bad_request',
                  headers: Optional[Mapping[str, str]] = None,
                  **members: Any) -> None:
-        title = http.client.responses.get(status)
-        if title is None or status < 400:
+        if not isinstance(status, int) or not 400 <= status <= 599:
             raise ValueError(f'{status} is not an HTTP error status.')
+        title = status_title(status)
         if len(detail) > MAX_DETAIL:
             detail = (f'{detail[:MAX_DETAIL]}... ({len(detail) - MAX_DETAIL}'
                       ' more characters)')
@@ -178,7 +178,16 @@ class RequestError(MicroversionError):
         return error
 
 
+def status_title(status: int) -> str:
+    """The reason phrase of ``status``; a generic one for a status Python
+    does not name (a controller may answer 499 or 599)."""
+    title = http.client.responses.get(status)
+    if title is None:
+        title = 'Client Error' if status < 500 else 'Server Error'
+    return title
+
+
 def http_code(status: int) -> str:
     """The ``error_code`` of a plain HTTP error: ``http.not_found``, ..."""
-    slug = http.client.responses[status].lower()
+    slug = status_title(status).lower()
     return 'http.' + slug.replace(' ', '_').replace('-', '_')

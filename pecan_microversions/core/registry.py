@@ -43,6 +43,8 @@ __all__ = [
     'VersionRegistry',
 ]
 
+#: The request body formats a service may enable (see ``request_formats``).
+REQUEST_FORMATS = ('json', 'form', 'xml')
 _SERVICE_TYPE = re.compile(r'[a-z0-9][a-z0-9_-]*', re.IGNORECASE)
 _HEADER_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 #: The standard request and response header.
@@ -131,6 +133,9 @@ class VersionRegistry:
         ``X-OpenStack-Ironic-API-Minimum-Version`` and ``-Maximum-Version``,
         which python-ironicclient negotiates from) and the legacy header
         itself naming the version served.
+    :param request_formats: the request body formats ``versioned_wsexpose``
+        methods accept, among ``'json'``, ``'form'`` (URL-encoded) and
+        ``'xml'``; others get 415.  ``('json',)`` makes a JSON-only service.
     :raises RegistryError: a precise subclass when the declaration is wrong.
     """
 
@@ -145,7 +150,8 @@ class VersionRegistry:
                  malformed_status: int = 400,
                  bare_major: bool = False,
                  null_as_absent: bool = False,
-                 legacy_range_headers: bool = False) -> None:
+                 legacy_range_headers: bool = False,
+                 request_formats: Iterable[str] = REQUEST_FORMATS) -> None:
         if not isinstance(service_type, str) or not _SERVICE_TYPE.fullmatch(
                 service_type):
             raise InvalidDeclarationError(
@@ -195,6 +201,15 @@ class VersionRegistry:
             raise InvalidDeclarationError(
                 'legacy_range_headers needs legacy_headers to derive the '
                 'minimum and maximum header names from.')
+        formats = tuple(request_formats) if not isinstance(
+            request_formats, str) else (request_formats,)
+        unknown = [f for f in formats if f not in REQUEST_FORMATS]
+        if unknown or not formats:
+            raise InvalidDeclarationError(
+                f'request_formats lists {", ".join(REQUEST_FORMATS)}, not '
+                f'{formats!r}.')
+        #: The enabled request body formats.
+        self.request_formats: frozenset[str] = frozenset(formats)
         self._declarations: list[Declaration] = []
         #: The deprecated ranges, oldest first, with :class:`Version` bounds.
         self.deprecations: tuple[Deprecation, ...] = resolve_deprecations(

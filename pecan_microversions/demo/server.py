@@ -61,13 +61,36 @@ def _join_repeated_version_headers() -> None:
         headers.append(name)
 
 
+class _DashOnlyGateway(wsgi.Gateway_10):
+    """cheroot's WSGI 1.0 gateway, dropping header names with ``_``.
+
+    A WSGI server maps both ``OpenStack-API-Version`` and
+    ``OpenStack_API_Version`` to ``HTTP_OPENSTACK_API_VERSION``; a proxy or
+    cache in front, and ``Vary``, know only the first.  Dropping the
+    underscore spelling (as nginx and Apache do by default) keeps the version
+    a request is served at the one that ``Vary`` names.
+    """
+
+    def get_environ(self) -> Any:
+        request = self.req
+        request.inheaders = {name: value for name, value
+                             in request.inheaders.items() if b'_' not in name}
+        return super().get_environ()
+
+
 def make_server(app: Callable[..., Any], host: str, port: int,
                 threads: int = 16, access_log: bool = True,
                 name: str = 'fleet-demo') -> wsgi.Server:
-    """A multi-threaded cheroot server for ``app``, not yet started."""
+    """A multi-threaded cheroot server for ``app``, not yet started.
+
+    It joins repeated ``OpenStack-API-Version`` headers and ignores request
+    headers whose names contain ``_`` (see ``doc/source/security.rst``).
+    """
     _join_repeated_version_headers()
-    return wsgi.Server((host, port), _AccessLog(app) if access_log else app,
-                       numthreads=threads, server_name=name)
+    server = wsgi.Server((host, port), _AccessLog(app) if access_log else app,
+                         numthreads=threads, server_name=name)
+    server.gateway = _DashOnlyGateway
+    return server
 
 
 def serve(app: Callable[..., Any], host: str, port: int,

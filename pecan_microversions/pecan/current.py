@@ -15,7 +15,7 @@ from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version
-from pecan_microversions.wsme import checking, filtering
+from pecan_microversions.wsme import checking, filtering, patching
 
 __all__ = ['apply_patch', 'check_body', 'check_patch', 'filter_response']
 
@@ -56,10 +56,10 @@ def check_patch(datatype: Any, patch: Any,
 
 def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
                 version: Optional[Version] = None) -> dict[str, Any]:
-    """Check ``patch``, then apply it to a copy of ``document``.
-    See :func:`pecan_microversions.wsme.checking.apply_patch`."""
+    """Check ``patch``, apply it to a copy of ``document``, check its effect.
+    See :func:`pecan_microversions.wsme.patching.apply_patch`."""
     try:
-        return checking.apply_patch(
+        return patching.apply_patch(
             datatype, document, patch,
             get_version() if version is None else version)
     except RequestError as exc:

@@ -9,10 +9,11 @@
                         patch_of=Node)
     def patch(self, uuid, patch): ...
 
-Before WSME reads the arguments, the JSON body is checked against the
-request's version (:func:`~pecan_microversions.wsme.checking.check_body`, or
-:func:`~pecan_microversions.wsme.checking.check_patch` with ``patch_of``);
-after the method returns, the result is filtered
+Before WSME reads the arguments, their sources are checked against the
+request's version, and what WSME hands the method is checked again, whatever
+its source (JSON, form or XML body, query string, URL path): see
+:mod:`pecan_microversions.pecan.arguments`.  After the method returns, the
+result is filtered
 (:func:`~pecan_microversions.wsme.filtering.filter_response`).  Renamed
 attributes of the body object carry the client's value under every name.
 """
@@ -21,25 +22,19 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 from collections.abc import Callable
 from typing import Any, Optional
 
 import pecan
-from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
 from pecan_microversions.compat import function_definition
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.arguments import check_received, check_sources
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.pecan.request import get_version
-from pecan_microversions.wsme.checking import (
-    body_too_deep,
-    check_data,
-    check_patch,
-    resolve_datatype,
-)
+from pecan_microversions.pecan.params import declared_parameters
+from pecan_microversions.pecan.request import get_registry, get_version
+from pecan_microversions.wsme.checking import resolve_datatype
 from pecan_microversions.wsme.fields import check_bound
 from pecan_microversions.wsme.filtering import (
     drop_unavailable_nulls,
@@ -49,9 +44,8 @@ from pecan_microversions.wsme.filtering import (
 
 __all__ = ['versioned_wsexpose']
 
-_JSON_TYPES = frozenset(['application/json', 'text/javascript',
-                         'application/javascript'])
-_BODY_METHODS = frozenset(['POST', 'PUT', 'PATCH'])
+#: Set in the environ when WSME has read the arguments and calls the method.
+_REACHED_KEY = 'pecan_microversions.arguments_read'
 
 
 def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
@@ -69,7 +63,16 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(func)
         def inner(*args: Any, **kwargs: Any) -> Any:
+            request = pecan.request
+            request.environ[_REACHED_KEY] = True
             version = get_version()
+            try:  # what reaches the method, whatever its source
+                check_received(definition, kwargs, version, target)
+                parameters = declared_parameters(definition)
+                if parameters is not None:
+                    parameters.check_arguments(kwargs, version, defaults)
+            except RequestError as exc:
+                raise APIError.from_error(exc) from None
             for value in (*args, *kwargs.values()):
                 drop_unavailable_nulls(value, version)
                 fill_renames(value)
@@ -81,6 +84,8 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         # seeing (self, *args, **kwargs), as for a plain wsexpose method.
         exposed.__dict__.pop('__signature__', None)
         definition = function_definition(inner)
+        defaults = {a.name: a.default for a in definition.arguments
+                    if not a.mandatory}
         target = None if patch_of is None else resolve_datatype(patch_of)
         # A versioned type never bound to a registry fails here, at import.
         for datatype in [definition.return_type, target] + [
@@ -93,11 +98,20 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         @functools.wraps(exposed)
         def outer(self: Any, *args: Any, **kwargs: Any) -> Any:
             version = get_version()
+            request = pecan.request
             try:
-                _check_request(definition, target, version)
+                check_sources(request, definition, target, version,
+                              get_registry().request_formats)
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
+            request.environ[_REACHED_KEY] = False
             result = exposed(self, *args, **kwargs)
+            if not request.environ.pop(_REACHED_KEY, True) and \
+                    pecan.response.status_int >= 500:
+                # WSME failed to convert the arguments: the client's input.
+                raise APIError("The request's arguments could not be read "
+                               'as their types.',
+                               error_code='microversion.invalid_arguments')
             if isinstance(result, dict) and 'datatype' in result:
                 filter_response(result.get('result'), version)
             return result
@@ -106,44 +120,3 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         return outer
 
     return decorate
-
-
-def _check_request(definition: Any, patch_of: Any, version: Version) -> None:
-    request = pecan.request
-    if request.method not in _BODY_METHODS:
-        return
-    wants_body = patch_of is not None or definition.body_type is not None
-    if not request.body:
-        if wants_body:
-            raise APIError('This request needs a JSON body.',
-                           error_code='microversion.missing_body')
-        return
-    if request.content_type not in _JSON_TYPES:
-        return  # WSME refuses what it cannot read
-    try:
-        data = json.loads(request.body)
-    except ValueError:
-        return  # WSME answers 400 "not in valid JSON format"
-    except RecursionError:
-        raise body_too_deep() from None
-    if data is None and wants_body:
-        raise APIError('This request needs a JSON body, not null.',
-                       error_code='microversion.missing_body')
-    try:
-        _check_data(definition, patch_of, data, version)
-    except RecursionError:
-        raise body_too_deep() from None
-
-
-def _check_data(definition: Any, patch_of: Any, data: Any,
-                version: Version) -> None:
-    if patch_of is not None:
-        check_patch(patch_of, data, version)
-    elif definition.body_type is not None:
-        check_data(definition.body_type, data, version, '')
-    elif isinstance(data, dict):
-        for argument in definition.arguments:
-            if argument.name in data and not isinstance(argument.datatype,
-                                                        wtypes.UserType):
-                check_data(argument.datatype, data[argument.name], version,
-                           argument.name)

@@ -39,6 +39,7 @@ from pecan_microversions.core.negotiation import (
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors
 from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.arguments import check_encoding
 from pecan_microversions.pecan.config import (
     DEFAULT_GROUP,
     read_limits,
@@ -218,6 +219,7 @@ class MicroversionHook(PecanHook):
             if legacy is None:
                 attrs[NEGOTIATION_ATTR] = fast.negotiated[version]
         attrs['api_version'] = version
+        check_encoding(environ)  # after the version: a 4xx carries it
 
     def on_error(self, state: Any, e: BaseException) -> Optional[APIError]:
         if isinstance(e, APIError):
@@ -273,8 +275,11 @@ class MicroversionHook(PecanHook):
             if error is None and status >= 400 and not self._keep_app_errors:
                 error = error_from_wsme_fault(response)
             if error is not None and status == error.code:
+                varies = response.headers.getall('Vary')
                 response = state.response = error.to_response(
                     environ, self._render)
+                for value in varies:  # the body changes; its Vary stays
+                    response.headers.add('Vary', value)
         attrs = environ.get(ADHOC_ATTRS_KEY) or _NOTHING
         negotiation = attrs.get(NEGOTIATION_ATTR)
         limits = self.limits if negotiation is None else negotiation.limits

@@ -27,7 +27,7 @@ import inspect
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Optional, TypeVar
+from typing import Any, Optional, TypeVar
 
 import pecan
 
@@ -36,12 +36,16 @@ from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
+from pecan_microversions.pecan.arguments import root_name
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version
 
-__all__ = ['QueryParam', 'QueryParameters', 'declared_query_params', 'param',
-           'query_params']
+__all__ = ['ParamRules', 'QueryParam', 'declared_parameters',
+           'declared_query_params', 'param', 'query_params']
 
+#: Where ``query_params`` leaves its rules on a WSME function definition.
+_RULES_OPTION = 'pecan_microversions.query_params'
+#: Where ``query_params`` leaves its rules on the function it returns.
 _DECLARED = '_pmv_query_parameters'
 
 _F = TypeVar('_F', bound=Callable[..., Any])
@@ -86,7 +90,7 @@ def param(min_version: Optional[VersionLike] = None,
     return QueryParam(min_version, max_version, values, multiple)
 
 
-class _ParamRules:
+class ParamRules:
     """The declared parameters of one method, precomputed per version."""
 
     def __init__(self, registry: VersionRegistry, owner: str,
@@ -116,33 +120,71 @@ class _ParamRules:
 
     def check(self, query: Any, known: frozenset[str],
               version: Version) -> None:
+        """Check the query string: each key by the argument it sets (``tag``
+        for ``tag[0]``, ``flt`` for ``flt.owner``), as WSME reads it."""
         available = self.available[version]
-        for name in query.keys():
-            if name not in self.multiple and len(query.getall(name)) > 1:
+        for key in query.keys():
+            name = root_name(key)
+            if name not in self.multiple and len(query.getall(key)) > 1:
                 raise APIError(
-                    f'Query parameter {name!r} is given '
-                    f'{len(query.getall(name))} times; give it once.',
+                    f'Query parameter {key!r} is given '
+                    f'{len(query.getall(key))} times; give it once.',
                     error_code='microversion.repeated_query_parameter')
             if name in available:
                 rule = self.values.get(name)
-                if rule is not None:
-                    for value in query.getall(name):
+                if rule is not None and (key == name or key.startswith(
+                        name + '[')):
+                    for value in query.getall(key):
                         self._check_value(name, rule, value, version)
             elif name in self.ranges:
-                raise APIError(
-                    f'Query parameter {name!r} is not available at version '
-                    f'{version}; it exists {VersionRange(*self.ranges[name])}.',
-                    status=self.registry.unavailable_status,
-                    error_code='microversion.query_parameter_unavailable')
+                self._unavailable(name, key, version)
             elif (name not in known
                   and self.registry.unknown_query_params == 'reject'):
-                raise APIError(f'Unknown query parameter {name!r}.',
+                raise APIError(f'Unknown query parameter {key!r}.',
                                error_code='microversion.unknown_query_parameter')
+
+    def check_arguments(self, arguments: Mapping[str, Any],
+                        version: Version,
+                        defaults: Mapping[str, Any]) -> None:
+        """Check the arguments a method is about to receive, whatever their
+        source (query string, body, URL path).
+
+        :param defaults: the method's default argument values; Pecan passes
+            them too, and the method gets them whatever the version.
+        """
+        available = self.available[version]
+        for name, value in arguments.items():
+            if name not in self.ranges or value is None or (
+                    name in defaults and value == defaults[name]):
+                continue
+            if name not in available:
+                self._unavailable(name, name, version)
+            rule = self.values.get(name)
+            if rule is not None:
+                values = value if isinstance(value, (list, tuple)) else [value]
+                for item in values:
+                    if item is not None:
+                        self._check_value(name, rule, item if isinstance(
+                            item, str) else str(item), version)
+
+    def _unavailable(self, name: str, key: str, version: Version) -> None:
+        what = repr(name) if key == name else f'{name!r} (as {key!r})'
+        raise APIError(
+            f'Query parameter {what} is not available at version '
+            f'{version}; it exists {VersionRange(*self.ranges[name])}.',
+            status=self.registry.unavailable_status,
+            error_code='microversion.query_parameter_unavailable')
 
     def _check_value(self, name: str, rule: ValueRule, value: str,
                      version: Version) -> None:
         rule.check(value, version, f'query parameter {name!r}',
                    self.registry.unavailable_status)
+
+
+def declared_parameters(definition: Any) -> Optional[ParamRules]:
+    """The rules :func:`query_params` left on a WSME function definition."""
+    options = getattr(definition, 'extra_options', None) or {}
+    return options.get(_RULES_OPTION)
 
 
 def query_params(registry: VersionRegistry, owner: str, /,
@@ -158,53 +200,54 @@ def query_params(registry: VersionRegistry, owner: str, /,
     :raises ~pecan_microversions.core.registry.RegistryError: at decoration, for
         a version outside the history or an inverted range.
     """
-    rules = _ParamRules(registry, owner, params)
+    rules = ParamRules(registry, owner, params)
 
     def decorate(func: _F) -> _F:
         if not getattr(func, 'exposed', False):
             raise InvalidDeclarationError(
                 f'query_params({owner!r}) decorates {func!r}, which is not '
                 'exposed: put it above @pecan.expose or @wsexpose.')
+        signature = None
+        defaults: dict[str, Any] = {}
         if is_wsme_function(func):
             definition = function_definition(func)
             arguments = {a.name for a in definition.arguments}
             if registry.unknown_query_params == 'ignore':
                 definition.ignore_extra_args = True
+            # versioned_wsexpose checks the converted arguments with them.
+            definition.extra_options = dict(definition.extra_options or {})
+            definition.extra_options[_RULES_OPTION] = rules
         else:
-            arguments = set(inspect.signature(func).parameters)
+            signature = inspect.signature(func)
+            arguments = set(signature.parameters)
+            defaults = {name: p.default for name, p
+                        in signature.parameters.items()
+                        if p.default is not inspect.Parameter.empty}
         known = frozenset(arguments | set(params)) - {'self'}
 
         @functools.wraps(func)
         def checked(*args: Any, **kwargs: Any) -> Any:
+            version = get_version()
             try:
-                rules.check(pecan.request.GET, known, get_version())
+                rules.check(pecan.request.GET, known, version)
+                if signature is not None:  # what Pecan passes, any source
+                    try:
+                        bound = signature.bind_partial(*args,
+                                                       **kwargs).arguments
+                    except TypeError:
+                        bound = kwargs
+                    rules.check_arguments(bound, version, defaults)
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
             return func(*args, **kwargs)
 
-        setattr(checked, _DECLARED, QueryParameters(
-            owner, dict(rules.ranges),
-            {name: dict(rule.ranges) for name, rule in rules.values.items()},
-            rules.multiple))
+        setattr(checked, _DECLARED, rules)
         return checked  # type: ignore[return-value]
 
     return decorate
 
 
-class QueryParameters(NamedTuple):
-    """What :func:`query_params` declared for one method (see
-    :func:`declared_query_params`): each parameter's ``(first, last)``
-    versions, each versioned value's range, and the repeatable ones."""
-
-    owner: str
-    ranges: Mapping[str, tuple[Optional[Version], Optional[Version]]]
-    values: Mapping[str, Mapping[str, tuple[Optional[Version],
-                                            Optional[Version]]]]
-    multiple: frozenset[str]
-
-
-def declared_query_params(func: Callable[..., Any]
-                          ) -> Optional[QueryParameters]:
-    """The query parameters :func:`query_params` declared on ``func``, or
-    ``None`` when it declares none."""
+def declared_query_params(func: Callable[..., Any]) -> Optional[ParamRules]:
+    """The rules :func:`query_params` declared on ``func`` (any exposed
+    function, WSME's or not), or ``None`` when it declares none."""
     return getattr(func, _DECLARED, None)

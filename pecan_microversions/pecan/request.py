@@ -16,7 +16,7 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version
 
 __all__ = ['LEGACY_KEY', 'NEGOTIATION_ATTR', 'Negotiation', 'current_request',
-           'get_limits', 'get_version', 'negotiation_of']
+           'get_limits', 'get_registry', 'get_version', 'negotiation_of']
 
 #: The ad hoc request attribute holding the request's :class:`Negotiation`.
 NEGOTIATION_ATTR = '_pecan_microversions'
@@ -71,3 +71,16 @@ def get_limits(request: Optional[Any] = None) -> VersionLimits:
             'This request has no API version limits: register '
             'pecan_microversions.MicroversionHook in the app\'s hooks.')
     return negotiation.limits
+
+
+def get_registry(request: Optional[Any] = None) -> VersionRegistry:
+    """The registry the current (or given) request was negotiated with.
+
+    :raises RuntimeError: the request did not pass through the hook.
+    """
+    negotiation = negotiation_of(request)
+    if negotiation is None:
+        raise RuntimeError(
+            'This request has no API version: register '
+            'pecan_microversions.MicroversionHook in the app\'s hooks.')
+    return negotiation.registry

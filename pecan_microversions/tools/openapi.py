@@ -182,9 +182,11 @@ def _query(operation: Operation, implementation: Implementation,
         if at is not None and not at.matches(low, high):
             continue
         schema = schemas.schema(types.get(name, wtypes.text))
-        values = None if declared is None else declared.values.get(name)
-        if values is not None:
-            schema = schemas.values_schema(schema, values)
+        rule = None if declared is None else declared.values.get(name)
+        if rule is not None:
+            schema = schemas.values_schema(
+                schema, {v: (r.min_version, r.max_version)
+                         for v, r in rule.ranges.items()})
         parameter: dict[str, Any] = {'name': name, 'in': 'query',
                                      'required': False, 'schema': schema}
         if declared is not None and name in declared.multiple:

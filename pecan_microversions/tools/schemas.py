@@ -23,16 +23,18 @@ from __future__ import annotations
 import datetime
 import decimal
 from collections.abc import Mapping
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import jsonschema
 from wsme import types as wtypes
 
+from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, as_version
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.wsme.fields import field_ranges
+from pecan_microversions.wsme.fields import binding_of
 
-__all__ = ['DIALECT', 'SchemaSet', 'body_schema', 'extension', 'validate_body']
+__all__ = ['DIALECT', 'FieldRanges', 'SchemaSet', 'body_schema', 'extension',
+           'field_ranges', 'validate_body']
 
 #: The JSON Schema dialect of every schema here (OpenAPI 3.1's default).
 DIALECT = 'https://json-schema.org/draft/2020-12/schema'
@@ -49,6 +51,43 @@ _SCALARS: dict[Any, dict[str, Any]] = {
     datetime.date: {'type': 'string', 'format': 'date'},
     datetime.time: {'type': 'string', 'format': 'time'},
 }
+
+
+class FieldRanges(NamedTuple):
+    """What ``versioned_resource`` recorded for one WSME type.
+
+    ``fields`` maps each attribute's public name to its ``(first, last)``
+    versions (``None``: unbounded); ``values`` maps a field with versioned
+    values to each value's range; ``mandatory`` names the fields that are
+    mandatory wherever they exist.
+    """
+
+    registry: VersionRegistry
+    resource: str
+    fields: Mapping[str, tuple[Optional[Version], Optional[Version]]]
+    values: Mapping[str, Mapping[Any, tuple[Optional[Version],
+                                            Optional[Version]]]]
+    mandatory: frozenset[str]
+
+
+def field_ranges(cls: type) -> Optional[FieldRanges]:
+    """The version ranges of ``cls``'s fields; ``None`` for a plain type.
+
+    :raises ~pecan_microversions.core.errors.InvalidDeclarationError:
+        ``cls`` has versioned attributes but is not bound with
+        ``versioned_resource``.
+    """
+    binding = binding_of(cls)
+    if binding is None:
+        return None
+    return FieldRanges(
+        binding.registry, binding.resource, dict(binding.ranges),
+        {name: {value: (bounds.min_version, bounds.max_version)
+          for value, bounds in rule.ranges.items()}
+         for name, rule in binding.values.items()},
+        frozenset(name for name, attr in binding.by_name.items()
+                  if attr.mandatory
+                  or getattr(attr, 'mandatory_when_available', False)))
 
 
 def extension(low: Optional[Version], high: Optional[Version]

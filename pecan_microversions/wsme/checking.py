@@ -8,7 +8,8 @@ name the public field names and nothing is silently dropped:
   the field, the requested version and the versions that have it.
 * :func:`check_patch`: an RFC 6902 JSON patch; every ``path`` (and
   ``from``) is checked the same way, plus read-only and mandatory fields.
-* :func:`apply_patch`: checks, then applies a patch with ``jsonpatch``.
+* :func:`~pecan_microversions.wsme.patching.apply_patch` checks, applies
+  and judges the effect of a patch on a document.
 
 :func:`~pecan_microversions.pecan.expose.versioned_wsexpose` runs the checks for
 you; call them yourself from ``pecan.expose`` methods.
@@ -16,11 +17,9 @@ you; call them yourself from ``pecan.expose`` methods.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any, Optional
 
-import jsonpatch
 import jsonpointer
 from wsme import types as wtypes
 
@@ -34,8 +33,9 @@ from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.fields import Binding, binding_of
 
-__all__ = ['JsonPatchOperation', 'apply_patch', 'body_too_deep', 'check_body',
-           'check_data', 'check_patch', 'resolve_datatype']
+__all__ = ['JsonPatchOperation', 'attributes_by_name', 'body_too_deep',
+           'check_body', 'check_data', 'check_operations', 'check_patch',
+           'is_mandatory', 'join_label', 'resolve_datatype']
 
 _OPS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
 _by_name_cache: dict[type, dict[str, Any]] = {}
@@ -88,13 +88,17 @@ def check_patch(datatype: Any, patch: Any,
         ``unavailable_status``) naming the operation and the problem.
     """
     try:
-        return _check_patch(datatype, patch, version)
+        return check_operations(datatype, patch, version, False)
     except RecursionError:
         raise body_too_deep() from None
 
 
-def _check_patch(datatype: Any, patch: Any,
-                 version: Version) -> list[dict[str, Any]]:
+def check_operations(datatype: Any, patch: Any, version: Version,
+                     with_document: bool) -> list[dict[str, Any]]:
+    """:func:`check_patch`; ``with_document``: the caller judges the patch's
+    effect on the document (:func:`~pecan_microversions.wsme.patching.
+    apply_patch`).  Without it, ``copy`` and ``move`` into a field whose
+    values depend on the version are refused: their values are not seen."""
     datatype = resolve_datatype(datatype)
     if not isinstance(patch, list):
         raise _patch_error('The body must be a JSON patch (RFC 6902): a list '
@@ -109,12 +113,20 @@ def _check_patch(datatype: Any, patch: Any,
         if name in ('add', 'replace', 'test') and 'value' not in op:
             raise _patch_error(f'{where} ({name}) has no "value".')
         if name in ('move', 'copy'):
+            # a move removes its source: a mandatory field cannot move away
             _check_pointer(datatype, op, 'from', where, version,
-                           changes=name == 'move')
+                           changes=name == 'move', removes=name == 'move')
         target = _check_pointer(
             datatype, op, 'path', where, version, changes=name != 'test',
             removes=name == 'remove' or (name in ('add', 'replace')
-                                         and op['value'] is None))
+                                         and op['value'] is None),
+            appends=name in ('add', 'move', 'copy'))
+        if name in ('move', 'copy') and not with_document and (
+                target[1] is not None or _may_vary(target[3])):
+            raise _patch_error(
+                f'{where} ({name}) into {op["path"]!r}: what it {name}s '
+                'depends on the resource, and this field\'s values depend '
+                'on the version; send the value with "add" or "replace".')
         if name in ('add', 'replace'):
             attr_name, rule, binding, target_type, label = target
             value = op['value']
@@ -123,28 +135,6 @@ def _check_patch(datatype: Any, patch: Any,
                                   label)
             check_data(target_type, value, version, label)
     return operations
-
-
-def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
-                version: Version) -> dict[str, Any]:
-    """Check ``patch`` (see :func:`check_patch`), then apply it to a copy.
-
-    :param document: the resource as a JSON-like dict of public names.
-    :return: the patched copy.
-    :raises ~pecan_microversions.pecan.errors.RequestError: the patch is refused or
-        cannot be applied (a missing path, a failed ``test``, ...).
-    """
-    operations = check_patch(datatype, patch, version)
-    try:
-        result = jsonpatch.apply_patch(copy.deepcopy(dict(document)),
-                                       operations)
-    except (jsonpatch.JsonPatchException,
-            jsonpointer.JsonPointerException) as exc:
-        raise RequestError(f'The patch cannot be applied: {exc}', status=400,
-                       error_code='microversion.patch_failed') from None
-    except RecursionError:
-        raise body_too_deep() from None
-    return result
 
 
 def resolve_datatype(datatype: Any) -> Any:
@@ -157,7 +147,8 @@ def resolve_datatype(datatype: Any) -> Any:
     return datatype
 
 
-def _by_name(cls: type) -> dict[str, Any]:
+def attributes_by_name(cls: type) -> dict[str, Any]:
+    """The WSME attributes of ``cls`` by public (JSON) name."""
     binding = binding_of(cls)
     if binding is not None:
         return binding.by_name
@@ -192,24 +183,25 @@ def check_data(datatype: Any, data: Any, version: Version,
         raise RequestError(f'{_subject(label)} must be a JSON object.',
                        error_code='microversion.invalid_body')
     binding = binding_of(datatype)
-    attributes = _by_name(datatype)
+    attributes = attributes_by_name(datatype)
     for name, value in data.items():
-        field = _join(label, name)
+        field = join_label(label, name)
         attr = attributes.get(name)
         if attr is None:
             raise RequestError(f'Unknown field {field!r}.',
                                error_code='microversion.unknown_field')
         if check_member(binding, name, value, version, field,
                         readonly=attr.readonly,
-                        mandatory=_mandatory(attr, binding, name, version)):
+                        mandatory=is_mandatory(attr, binding, name, version)):
             check_data(attr.datatype, value, version, field)
     if binding is not None:
         check_present(binding.mandatory[version], data,
-                      lambda name: _join(label, name))
+                      lambda name: join_label(label, name))
 
 
-def _mandatory(attr: Any, binding: Optional[Binding], name: str,
-               version: Version) -> bool:
+def is_mandatory(attr: Any, binding: Optional[Binding], name: str,
+                 version: Version) -> bool:
+    """Whether a request at ``version`` must give ``attr``."""
     if attr.mandatory:
         return True
     return binding is not None and name in binding.mandatory[version]
@@ -223,7 +215,8 @@ def _check_value_rule(binding: Binding, name: str, rule: ValueRule,
 
 def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
                    where: str, version: Version, *, changes: bool,
-                   removes: bool = False) -> tuple[Any, ...]:
+                   removes: bool = False, appends: bool = False
+                   ) -> tuple[Any, ...]:
     """Walk a JSON pointer through the types; return what it ends on."""
     pointer = op.get(member)
     if not isinstance(pointer, str):
@@ -238,9 +231,12 @@ def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
                            'whole resource.')
     current, label = datatype, ''
     attr_name = rule = binding = attr = None
-    for part in parts:
+    for position, part in enumerate(parts, 1):
         attr = None
         if isinstance(current, wtypes.ArrayType):
+            if part == '-' and not (appends and position == len(parts)):
+                raise _patch_error(f'{where}: "-" in {pointer!r} names no '
+                                   'item; it only ends the path of an add.')
             if part != '-' and not (part.isdigit() and (
                     part == '0' or not part.startswith('0'))):
                 raise _patch_error(f'{where}: {part!r} in {pointer!r} is not '
@@ -250,8 +246,8 @@ def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
             current, label = current.value_type, f'{label}[{part}]'
         elif isinstance(current, type) and wtypes.iscomplex(current):
             binding = binding_of(current)
-            label = _join(label, part)
-            attr = _by_name(current).get(part)
+            label = join_label(label, part)
+            attr = attributes_by_name(current).get(part)
             if attr is None:
                 raise RequestError(f'{where}: unknown field {label!r} in '
                                f'{pointer!r}.',
@@ -277,6 +273,28 @@ def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
     return attr_name, None, binding, None, label
 
 
+_vary_cache: dict[Any, bool] = {}
+
+
+def _may_vary(datatype: Any) -> bool:
+    """Whether values of ``datatype`` may be valid at some versions only."""
+    if isinstance(datatype, wtypes.ArrayType):
+        return _may_vary(datatype.item_type)
+    if isinstance(datatype, wtypes.DictType):
+        return _may_vary(datatype.value_type)
+    if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)):
+        return False
+    found = _vary_cache.get(datatype)
+    if found is None:
+        _vary_cache[datatype] = False  # a cycle adds nothing
+        binding = binding_of(datatype)
+        found = (binding is not None and (binding.versioned
+                                          or bool(binding.values))) or any(
+            _may_vary(a.datatype) for a in wtypes.list_attributes(datatype))
+        _vary_cache[datatype] = found
+    return found
+
+
 def _as_dict(op: Any, index: int) -> dict[str, Any]:
     if isinstance(op, JsonPatchOperation):
         result = {'op': op.op, 'path': op.path}
@@ -300,10 +318,20 @@ def _patch_error(detail: str) -> RequestError:
     return RequestError(detail, status=400, error_code='microversion.invalid_patch')
 
 
-def _join(label: str, name: str) -> str:
+def join_label(label: str, name: str) -> str:
+    """``label.name``, or ``name`` at the top of the body."""
     return f'{label}.{name}' if label else name
 
 
 def _subject(label: str) -> str:
     return f'Field {label!r}' if label else 'The body'
 
+
+
+def __getattr__(name: str) -> Any:
+    """``apply_patch`` moved to :mod:`pecan_microversions.wsme.patching`
+    (which builds on this module); the old name still resolves."""
+    if name == 'apply_patch':
+        from pecan_microversions.wsme.patching import apply_patch
+        return apply_patch
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

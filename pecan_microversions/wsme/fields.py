@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, Optional, TypeVar
+from typing import Any, Optional, TypeVar
 
 from wsme import types as wtypes
 
@@ -45,9 +45,8 @@ from pecan_microversions.core.version import (
     as_version,
 )
 
-__all__ = ['Binding', 'FieldRanges', 'ValueRange', 'VersionedAttr',
-           'binding_of', 'check_bound', 'field_ranges', 'versioned',
-           'versioned_resource', 'visible_fields']
+__all__ = ['Binding', 'ValueRange', 'VersionedAttr', 'binding_of',
+           'check_bound', 'versioned', 'versioned_resource', 'visible_fields']
 _T = TypeVar('_T', bound=type)
 _UNSET_MARKS = '_pmv_unset'
 _BINDING = '_pmv_binding'
@@ -153,6 +152,7 @@ class Binding:
         self.registry = registry
         self.resource = resource
         attributes = list(wtypes.list_attributes(cls))
+        _check_attributes(cls, attributes)
         self.by_name: dict[str, Any] = {a.name: a for a in attributes}
         self.ranges: dict[str, tuple[Optional[Version], Optional[Version]]] = {}
         self.values: dict[str, ValueRule] = {}
@@ -163,9 +163,8 @@ class Binding:
                                                *attr.range)
                 low, high = declaration.min_version, declaration.max_version
                 if attr.values is not None:
-                    self.values[attr.name] = value_rule(
-                        registry, 'field_value', resource, attr.name,
-                        _enum_values(attr.datatype), attr.values)
+                    self.values[attr.name] = _field_rule(
+                        registry, resource, cls, attr)
             else:
                 registry.declare('field', resource, attr.name)
             self.ranges[attr.name] = (low, high)
@@ -246,12 +245,26 @@ def binding_of(cls: type) -> Optional[Binding]:
         not decorated with :func:`versioned_resource`.
     """
     binding = cls.__dict__.get(_BINDING)
-    if binding is None and any(isinstance(a, VersionedAttr)
-                               for a in wtypes.list_attributes(cls)):
-        raise InvalidDeclarationError(
-            f'{cls.__qualname__} has versioned attributes but is not bound to '
-            'a registry: decorate it with @versioned_resource(registry, name).')
-    return binding
+    if binding is not None:
+        return binding
+    attributes = wtypes.list_attributes(cls)
+    if not any(isinstance(a, VersionedAttr) for a in attributes):
+        return None
+    for base in cls.__mro__[1:]:
+        inherited = base.__dict__.get(_BINDING)
+        if inherited is not None:
+            added = sorted(a.key for a in attributes
+                           if inherited.by_name.get(a.name) is not a)
+            if not added:  # a subclass that adds no attribute: the same
+                return inherited
+            raise InvalidDeclarationError(
+                f'{cls.__qualname__} subclasses the versioned type '
+                f'{base.__qualname__} and adds {", ".join(added)} but is not '
+                'bound to a registry: decorate it with '
+                '@versioned_resource(registry, name).')
+    raise InvalidDeclarationError(
+        f'{cls.__qualname__} has versioned attributes but is not bound to '
+        'a registry: decorate it with @versioned_resource(registry, name).')
 
 
 def check_bound(datatype: Any, seen: Optional[set[int]] = None) -> None:
@@ -269,6 +282,11 @@ def check_bound(datatype: Any, seen: Optional[set[int]] = None) -> None:
         binding_of(datatype)
         for attribute in wtypes.list_attributes(datatype):
             check_bound(attribute.datatype, seen)
+        # A subclass may be returned where the type is declared.
+        subclass: type
+        for subclass in datatype.__subclasses__():
+            if wtypes.iscomplex(subclass):
+                check_bound(subclass, seen)
 
 
 def _parse(what: str, value: Optional[VersionLike]) -> Optional[Version]:
@@ -280,10 +298,46 @@ def _parse(what: str, value: Optional[VersionLike]) -> Optional[Version]:
         raise UnknownVersionError(f'versioned() {what}: {exc}') from None
 
 
-def _enum_values(datatype: Any) -> Optional[frozenset[Any]]:
-    if isinstance(datatype, wtypes.Enum):
-        return frozenset(datatype.values)
-    return None
+def _field_rule(registry: VersionRegistry, resource: str, cls: type,
+                attr: VersionedAttr) -> ValueRule:
+    """The value rule of ``attr`` (each item's, for a list field)."""
+    where = f'{cls.__qualname__}.{attr.key}'
+    datatype = attr.datatype
+    items = isinstance(datatype, wtypes.ArrayType)
+    if items:
+        datatype = datatype.item_type
+    base = datatype
+    while isinstance(base, wtypes.UserType):
+        base = base.basetype
+    if not isinstance(base, type) or wtypes.iscomplex(base) or isinstance(
+            datatype, (wtypes.ArrayType, wtypes.DictType)):
+        raise InvalidDeclarationError(
+            f'{where}: values= needs a field of single values (text, int, '
+            f'an Enum, or a list of them), not {attr.datatype!r}.')
+    enum_values = (frozenset(datatype.values)
+                   if isinstance(datatype, wtypes.Enum) else None)
+    assert attr.values is not None
+    return value_rule(registry, 'field_value', resource, attr.name,
+                      enum_values, attr.values, value_type=base, items=items,
+                      where=where)
+
+
+def _check_attributes(cls: type, attributes: list[Any]) -> None:
+    """Refuse attribute declarations no request could satisfy."""
+    names: dict[str, str] = {}
+    for attr in attributes:
+        where = f'{cls.__qualname__}.{attr.key}'
+        other = names.setdefault(attr.name, attr.key)
+        if other != attr.key:
+            raise InvalidDeclarationError(
+                f'{cls.__qualname__}.{other} and {where} both use the JSON '
+                f'name {attr.name!r}; give each its own name.')
+        mandatory = attr.mandatory or getattr(attr, 'mandatory_when_available',
+                                              False)
+        if mandatory and attr.readonly:
+            raise InvalidDeclarationError(
+                f'{where} is both mandatory and read-only: no request could '
+                'send it, and none could leave it out.')
 
 
 def _rename_groups(cls: type, attributes: list[Any],
@@ -323,37 +377,3 @@ def _rename_groups(cls: type, attributes: list[Any],
                 chain.append(parent[chain[-1]])
             groups.append(tuple(chain))
     return tuple(groups)
-
-
-class FieldRanges(NamedTuple):
-    """What :func:`versioned_resource` recorded for one WSME type.
-
-    ``fields`` maps each attribute's public name to its ``(first, last)``
-    versions (``None``: unbounded); ``values`` maps a field with versioned
-    values to each value's range; ``mandatory`` names the fields that are
-    mandatory wherever they exist.
-    """
-
-    registry: VersionRegistry
-    resource: str
-    fields: Mapping[str, tuple[Optional[Version], Optional[Version]]]
-    values: Mapping[str, Mapping[Any, tuple[Optional[Version],
-                                            Optional[Version]]]]
-    mandatory: frozenset[str]
-
-
-def field_ranges(cls: type) -> Optional[FieldRanges]:
-    """The version ranges of ``cls``'s fields; ``None`` for a plain type.
-
-    :raises InvalidDeclarationError: ``cls`` has versioned attributes but
-        is not bound with :func:`versioned_resource`.
-    """
-    binding = binding_of(cls)
-    if binding is None:
-        return None
-    return FieldRanges(
-        binding.registry, binding.resource, dict(binding.ranges),
-        {name: dict(rule.ranges) for name, rule in binding.values.items()},
-        frozenset(name for name, attr in binding.by_name.items()
-                  if attr.mandatory
-                  or getattr(attr, 'mandatory_when_available', False)))

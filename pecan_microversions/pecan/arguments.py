@@ -1,0 +1,333 @@
+"""Every way a value reaches a ``versioned_wsexpose`` method, checked.
+
+WSME reads a method's arguments from the URL path, the query string (by
+name, and in its dotted ``?node.owner=`` and indexed ``?tags[0]=``
+syntaxes), a form body, a JSON or XML body, and ``?__body__=``.  The
+library checks them in two places, so that no value outside the request's
+version reaches the method whatever its source:
+
+* :func:`check_sources`, before WSME reads anything: the body's media type
+  must be one the registry enables (``VersionRegistry(request_formats=...)``,
+  else 415), UTF-8 for JSON and form bodies (:func:`check_encoding`, which
+  the hook runs before routing; else 415); JSON must decode (400) and is
+  checked field by field with the JSON names
+  (:func:`~pecan_microversions.wsme.checking.check_body`,
+  :func:`~pecan_microversions.wsme.checking.check_patch`); XML must parse and
+  have no DTD; ``__body__`` is refused; form and query keys must name
+  attributes of the argument's type.
+* :func:`check_received`, after WSME has converted the arguments and just
+  before the method runs: every value it is about to receive, whatever its
+  source, is walked: fields and query parameters outside the version, values
+  outside their ranges, read-only fields and missing mandatory ones are
+  refused.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+import urllib.parse
+from collections.abc import Mapping
+from typing import Any, Optional
+from xml.etree import ElementTree
+
+from wsme import types as wtypes
+
+from pecan_microversions.compat import wsme_dataholder
+from pecan_microversions.core.checking import check_member
+from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.wsme.checking import (
+    body_too_deep,
+    check_data,
+    check_patch,
+    is_mandatory,
+)
+from pecan_microversions.wsme.fields import binding_of
+
+__all__ = ['FORMATS', 'check_encoding', 'check_received', 'check_sources',
+           'media_format',
+           'root_name']
+
+#: The request body formats WSME reads, by the name
+#: ``VersionRegistry(request_formats=...)`` uses, and their media types.
+FORMATS: Mapping[str, frozenset[str]] = {
+    'json': frozenset(['application/json', 'text/javascript',
+                       'application/javascript']),
+    'form': frozenset(['application/x-www-form-urlencoded']),
+    'xml': frozenset(['text/xml']),
+}
+_UTF8 = frozenset(['utf-8', 'utf8'])
+_KEY_PART = re.compile(r'\.([^.\[\]]+)|\[([^\[\]]*)\]')
+_DTD = re.compile(rb'<!(DOCTYPE|ENTITY)', re.IGNORECASE)
+
+
+def media_format(media_type: str) -> Optional[str]:
+    """``'json'``, ``'form'`` or ``'xml'`` for a body WSME reads, else None."""
+    media_type = media_type.lower()
+    for name, types in FORMATS.items():
+        if media_type in types:
+            return name
+    return None
+
+
+def check_encoding(environ: Mapping[str, Any]) -> None:
+    """Refuse a body charset Python does not know, a JSON or form body in a
+    charset other than UTF-8 (415), and a query string that is not UTF-8
+    (400): WSME and WebOb would fail on them with a 500.
+
+    The hook calls it for every request, before routing.
+    """
+    content_type = environ.get('CONTENT_TYPE') or ''
+    if 'charset' in content_type.lower():
+        media_type, _, parameters = content_type.lower().partition(';')
+        charset = ''
+        for parameter in parameters.split(';'):
+            name, _, value = parameter.partition('=')
+            if name.strip() == 'charset':
+                charset = value.strip().strip('"\'')
+        try:
+            codecs.lookup(charset)
+        except LookupError:
+            raise APIError(f'Unknown charset {charset!r}.', status=415,
+                           error_code='microversion.unsupported_charset'
+                           ) from None
+        media_type = media_type.strip()
+        textual = media_format(media_type) in ('json', 'form') or \
+            media_type.endswith('+json')
+        if textual and charset not in _UTF8:
+            raise APIError(f'A {media_type} body is sent as UTF-8, not '
+                           f'{charset}.', status=415,
+                           error_code='microversion.unsupported_charset')
+    query = environ.get('QUERY_STRING') or ''
+    if '%' in query:
+        try:
+            urllib.parse.unquote_to_bytes(query).decode('utf-8')
+        except UnicodeDecodeError:
+            raise APIError('The query string is not UTF-8.',
+                           error_code='microversion.invalid_query') from None
+
+
+def check_sources(request: Any, definition: Any, patch_of: Any,
+                  version: Version, formats: frozenset[str]) -> None:
+    """Refuse, before WSME reads them, arguments that cannot be checked.
+
+    :param request: the WebOb request.
+    :param definition: the method's ``wsme.api.FunctionDefinition``.
+    :param patch_of: the patched resource type, or None.
+    :param formats: the enabled body formats (see :data:`FORMATS`).
+    :raises ~pecan_microversions.pecan.errors.APIError: 400 or 415.
+    """
+    if '__body__' in request.GET:
+        raise _dunder_body()
+    _check_keys(definition, request.GET, 'query parameter')
+    body = request.body
+    wants_body = patch_of is not None or definition.body_type is not None
+    if not body:
+        if wants_body and request.method in ('POST', 'PUT', 'PATCH'):
+            raise APIError('This request needs a body.',
+                           error_code='microversion.missing_body')
+        return
+    media_type = request.content_type
+    found = media_format(media_type)
+    if found is None or found not in formats:
+        accepted = sorted(t for f in formats for t in FORMATS[f])
+        raise APIError(
+            f'A request body is sent as {" or ".join(accepted)}, not '
+            f'{media_type or "no content type"}.', status=415,
+            error_code='microversion.unsupported_media_type')
+    # The charset was checked by the hook (check_encoding), before routing.
+    if found == 'json':
+        _check_json(body, definition, patch_of, version)
+    elif found == 'xml':
+        _check_xml(body)
+    else:
+        form = request.POST
+        if not form:  # WebOb reads form bodies of POST, PUT, PATCH, DELETE
+            raise APIError(f'A form body is not read for {request.method}.',
+                           error_code='microversion.invalid_body')
+        if '__body__' in form:
+            raise _dunder_body()
+        _check_keys(definition, form, 'form field')
+
+
+def _dunder_body() -> APIError:
+    return APIError('The __body__ parameter is not supported: send the body '
+                    'as the request body.',
+                    error_code='microversion.unsupported_parameter')
+
+
+def _check_json(body: bytes, definition: Any, patch_of: Any,
+                version: Version) -> None:
+    try:
+        text = body.decode('utf-8')
+    except UnicodeDecodeError as exc:
+        raise APIError(f'The JSON body is not UTF-8: {exc}.',
+                       error_code='microversion.invalid_body') from None
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as exc:
+        raise APIError(f'The JSON body has the key {exc.args[0]!r} twice in '
+                       'one object.',
+                       error_code='microversion.invalid_body') from None
+    except ValueError:
+        return  # WSME answers 400 "not in valid JSON format"
+    except RecursionError:
+        raise body_too_deep() from None
+    wants_body = patch_of is not None or definition.body_type is not None
+    if data is None and wants_body:
+        raise APIError('This request needs a JSON body, not null.',
+                       error_code='microversion.missing_body')
+    try:
+        if patch_of is not None:
+            check_patch(patch_of, data, version)
+        elif definition.body_type is not None:
+            check_data(definition.body_type, data, version, '')
+        elif isinstance(data, dict):
+            for argument in definition.arguments:
+                if argument.name in data and not isinstance(
+                        argument.datatype, wtypes.UserType):
+                    check_data(argument.datatype, data[argument.name],
+                               version, argument.name)
+    except RecursionError:
+        raise body_too_deep() from None
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKey(key)
+        result[key] = value
+    return result
+
+
+def _check_xml(body: bytes) -> None:
+    if _DTD.search(body):
+        raise APIError('XML bodies with a DTD or entities are refused.',
+                       error_code='microversion.invalid_body')
+    try:
+        ElementTree.fromstring(body)
+    except ElementTree.ParseError as exc:
+        raise APIError(f'The XML body does not parse: {exc}.',
+                       error_code='microversion.invalid_body') from None
+    except RecursionError:
+        raise body_too_deep() from None
+
+
+def _check_keys(definition: Any, params: Any, what: str) -> None:
+    """Each ``arg.attr[i]...`` key must walk the argument's type."""
+    arguments = {a.name: a.datatype for a in definition.arguments}
+    for key in params.keys():
+        name = root_name(key)
+        if name in arguments and name != key:
+            _walk_key(arguments[name], name, key[len(name):], key, what)
+
+
+def root_name(key: str) -> str:
+    """The argument a WSME query or form key sets: ``tags`` for
+    ``tags[0]``, ``flt`` for ``flt.owner``."""
+    cut = min((i for i in (key.find('.'), key.find('[')) if i > 0),
+              default=len(key))
+    return key[:cut]
+
+
+
+def _walk_key(datatype: Any, label: str, rest: str, key: str,
+              what: str) -> None:
+    position = 0
+    while position < len(rest):
+        match = _KEY_PART.match(rest, position)
+        if match is None:
+            raise APIError(f'Invalid {what} {key!r}.',
+                           error_code='microversion.unknown_field')
+        position = match.end()
+        attribute, index = match.groups()
+        if isinstance(datatype, wtypes.UserType):
+            datatype = datatype.basetype
+        if index is not None and isinstance(datatype, wtypes.ArrayType):
+            datatype = datatype.item_type
+        elif index is not None and isinstance(datatype, wtypes.DictType):
+            datatype = datatype.value_type
+        elif attribute is not None and isinstance(
+                datatype, wtypes.ArrayType) and wtypes.iscomplex(
+                    datatype.item_type):
+            datatype = _attribute(datatype.item_type, attribute, key, what)
+        elif attribute is not None and isinstance(datatype, type) and \
+                wtypes.iscomplex(datatype):
+            datatype = _attribute(datatype, attribute, key, what)
+        else:
+            raise APIError(f'Invalid {what} {key!r}: {label} has no '
+                           f'{match.group(0)!r}.',
+                           error_code='microversion.unknown_field')
+
+
+def _attribute(datatype: type, key: str, whole: str, what: str) -> Any:
+    for attr in wtypes.list_attributes(datatype):
+        if attr.key == key:
+            return attr.datatype
+    raise APIError(f'Unknown field {key!r} in {what} {whole!r}.',
+                   error_code='microversion.unknown_field')
+
+
+def check_received(definition: Any, arguments: Mapping[str, Any],
+                   version: Version, patch_of: Any = None) -> None:
+    """Refuse what the method is about to receive if ``version`` lacks it.
+
+    :param arguments: the converted arguments by name, as WSME passes them.
+    :raises ~pecan_microversions.pecan.errors.APIError: naming the field.
+    """
+    body = (definition.arguments[-1] if definition.body_type is not None
+            and definition.arguments else None)
+    for argument in definition.arguments:
+        value = arguments.get(argument.name)
+        if value is None or value is wtypes.Unset:
+            continue
+        if patch_of is not None and argument is body:
+            check_patch(patch_of, value, version)
+            continue
+        _received(argument.datatype, value, version, argument.name)
+
+
+def _received(datatype: Any, value: Any, version: Version,
+              label: str) -> None:
+    if value is None or value is wtypes.Unset:
+        return
+    if isinstance(datatype, wtypes.ArrayType):
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                _received(datatype.item_type, item, version,
+                          f'{label}[{index}]')
+        return
+    if isinstance(datatype, wtypes.DictType):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                _received(datatype.value_type, item, version,
+                          f'{label}[{key}]')
+        return
+    if not (isinstance(value, wtypes.Base) and wtypes.iscomplex(type(value))):
+        return
+    binding = binding_of(type(value))
+    for attr in wtypes.list_attributes(type(value)):
+        field = f'{label}.{attr.name}'
+        sent = _sent(attr, value)
+        if sent is wtypes.Unset:
+            if is_mandatory(attr, binding, attr.name, version):
+                raise APIError(f'Mandatory field {field!r} is missing.',
+                               error_code='microversion.missing_field')
+            continue
+        mandatory = is_mandatory(attr, binding, attr.name, version)
+        if not check_member(binding, attr.name, sent, version, field,
+                            readonly=attr.readonly, mandatory=mandatory):
+            continue  # a null the registry takes as absent
+        _received(attr.datatype, sent, version, field)
+
+
+def _sent(attr: Any, obj: Any) -> Any:
+    """What was set on ``obj`` for ``attr`` (not its default), or Unset."""
+    return getattr(wsme_dataholder(attr, obj), attr.key, wtypes.Unset)

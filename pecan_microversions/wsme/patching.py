@@ -1,0 +1,143 @@
+"""Applying a JSON patch, judged by its effect on the document.
+
+A ``copy`` or ``move`` carries a value of the stored resource, which the
+patch itself does not show; :func:`apply_patch` applies the patch to a copy
+of the document and checks what changed as if the client had sent it: a
+value that lands in a field must be valid at the version there, and a field
+mandatory at the version cannot be removed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from typing import Any, Optional
+
+import jsonpatch
+import jsonpointer
+from wsme import types as wtypes
+
+from pecan_microversions.core.checking import check_available, check_value
+from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.version import Version
+from pecan_microversions.wsme.checking import (
+    attributes_by_name,
+    body_too_deep,
+    check_data,
+    check_operations,
+    is_mandatory,
+    join_label,
+    resolve_datatype,
+)
+from pecan_microversions.wsme.fields import Binding, binding_of
+
+__all__ = ['apply_patch']
+
+_ABSENT = object()
+_Rule = Optional[tuple[Binding, str]]
+
+
+def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
+                version: Version) -> dict[str, Any]:
+    """Check ``patch`` (see :func:`~pecan_microversions.wsme.checking.
+    check_patch`), apply it to a copy of ``document``, check its effect.
+
+    :param document: the resource as a JSON-like dict of public names.
+    :return: the patched copy.
+    :raises ~pecan_microversions.core.errors.RequestError: the patch is
+        refused, cannot be applied (a missing path, a failed ``test``, ...),
+        or puts into a field a value ``version`` does not allow there.
+    """
+    datatype = resolve_datatype(datatype)
+    try:
+        operations = check_operations(datatype, patch, version, True)
+        result = jsonpatch.apply_patch(copy.deepcopy(dict(document)),
+                                       operations)
+        _check_effect(datatype, document, result, version, '', None)
+    except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException,
+            TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise RequestError(f'The patch cannot be applied: {exc}', status=400,
+                           error_code='microversion.patch_failed') from None
+    except RecursionError:
+        raise body_too_deep() from None
+    return result
+
+
+def _same(before: Any, after: Any) -> bool:
+    return type(before) is type(after) and before == after
+
+
+def _check_effect(datatype: Any, before: Any, after: Any, version: Version,
+                  label: str, rule: _Rule) -> None:
+    """Check what changed from ``before`` to ``after``; what the patch left
+    alone is not judged.  List items already in the list (moved within it)
+    are not new."""
+    if before is not _ABSENT and _same(before, after):
+        return
+    if isinstance(datatype, wtypes.ArrayType) and isinstance(
+            before, list) and isinstance(after, list):
+        _check_list(datatype.item_type, before, after, version, label, rule)
+    elif isinstance(datatype, wtypes.DictType) and isinstance(
+            before, dict) and isinstance(after, dict):
+        for key, item in after.items():
+            _check_effect(datatype.value_type, before.get(key, _ABSENT),
+                          item, version, f'{label}[{key}]', rule)
+    elif isinstance(datatype, type) and wtypes.iscomplex(datatype) and \
+            isinstance(before, dict) and isinstance(after, dict):
+        _check_object(datatype, before, after, version, label)
+    elif after is not None:
+        if rule is not None:
+            binding, name = rule
+            check_value(binding, name, after, version, label)
+        check_data(datatype, after, version, label)
+
+
+def _check_list(item_type: Any, before: list[Any], after: list[Any],
+                version: Version, label: str, rule: _Rule) -> None:
+    if len(before) == len(after):
+        for index, (old, new) in enumerate(zip(before, after, strict=True)):
+            _check_effect(item_type, old, new, version, f'{label}[{index}]',
+                          rule)
+        return
+    counts: dict[str, int] = {}
+    for item in before:
+        key = json.dumps(item, sort_keys=True, default=str)
+        counts[key] = counts.get(key, 0) + 1
+    for index, item in enumerate(after):
+        key = json.dumps(item, sort_keys=True, default=str)
+        if counts.get(key):
+            counts[key] -= 1
+        else:
+            _check_effect(item_type, _ABSENT, item, version,
+                          f'{label}[{index}]', rule)
+
+
+def _check_object(datatype: type, before: dict[str, Any],
+                  after: dict[str, Any], version: Version,
+                  label: str) -> None:
+    binding = binding_of(datatype)
+    attributes = attributes_by_name(datatype)
+    for name in list(before) + [k for k in after if k not in before]:
+        old, new = before.get(name, _ABSENT), after.get(name, _ABSENT)
+        if _same(old, new):
+            continue
+        field = join_label(label, name)
+        attr = attributes.get(name)
+        if attr is None:
+            raise RequestError(f'Unknown field {field!r}.',
+                               error_code='microversion.unknown_field')
+        if binding is not None:
+            check_available(binding, name, version, field)
+        if attr.readonly:
+            raise RequestError(f'Field {field!r} is read-only.',
+                               error_code='microversion.read_only_field')
+        if new is _ABSENT or new is None:
+            if is_mandatory(attr, binding, name, version):
+                raise RequestError(
+                    f'Mandatory field {field!r} cannot be removed or set to '
+                    'null.', error_code='microversion.missing_field')
+            continue
+        _check_effect(attr.datatype, old, new, version, field,
+                      None if binding is None or name not in binding.values
+                      else (binding, name))
