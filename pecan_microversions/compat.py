@@ -13,16 +13,22 @@ from typing import Any, Optional
 
 import pecan.routing
 import wsme.api
+import wsme.types
 from pecan.decorators import when_for as _pecan_when_for
 
 __all__ = [
     'ADHOC_ATTRS_KEY',
+    'DATAHOLDER_KEY',
+    'NO_VALUES',
     'custom_actions',
+    'dataholder',
     'exposure',
     'function_definition',
     'generic_handlers',
     'is_wsme_function',
     'lookup_controller',
+    'plain_attribute',
+    'response_content_type',
     'set_exposure',
     'when_for',
     'wsme_dataholder',
@@ -69,6 +75,21 @@ def lookup_controller(controller: Any, remainder: list[str],
     return pecan.routing.lookup_controller(controller, remainder, request)
 
 
+def response_content_type(request: Any) -> Optional[str]:
+    """The content type Pecan chose for ``request``'s response.
+
+    Pecan negotiates it before calling the controller and keeps it in
+    ``request.pecan``; ``None`` once a controller called
+    ``pecan.override_template``, whose choice then stands.  Needed to render
+    JSON with the compiled views (:mod:`pecan_microversions.wsme.views`)
+    instead of WSME's generic encoder.
+    """
+    state = request.pecan
+    if 'override_template' in state or 'override_content_type' in state:
+        return None
+    return state.get('content_type')  # type: ignore[no-any-return]
+
+
 def is_wsme_function(function: Any) -> bool:
     """Whether ``function`` was exposed by WSME."""
     return bool(wsme.api.iswsmefunction(function))
@@ -87,3 +108,37 @@ def wsme_dataholder(attribute: Any, instance: Any) -> Optional[Any]:
     reports it ``Unset``; ``wsattr`` has no public API for that.
     """
     return attribute._get_dataholder(instance)
+
+
+class _NoValues:
+    """The data holder of an object none of whose attributes was set."""
+
+    __slots__ = ()
+
+
+#: The instance ``__dict__`` key of the object where a plain ``wsattr``
+#: keeps its values (``getattr(holder, key, default)``), and the empty
+#: holder to use when it is missing (nothing set yet).  The compiled views
+#: (:mod:`pecan_microversions.wsme.views`) read the holder once per object
+#: instead of once per attribute through the descriptor.
+DATAHOLDER_KEY = '_wsme_dataholder'
+NO_VALUES = _NoValues()
+
+
+def dataholder(instance: Any) -> Any:
+    """Where WSME keeps the attribute values of ``instance``."""
+    return instance.__dict__.get(DATAHOLDER_KEY, NO_VALUES)
+
+
+def plain_attribute(attribute: Any,
+                    delegating: tuple[Any, ...] = ()) -> bool:
+    """Whether reading ``attribute`` is WSME's plain ``wsattr.__get__``
+    (``getattr(dataholder(instance), key, default)``).
+
+    :param delegating: ``__get__`` functions known to do just that for
+        this ``attribute``.
+    """
+    kind = type(attribute)
+    return ((kind.__get__ is wsme.types.wsattr.__get__
+             or kind.__get__ in delegating)
+            and kind._get_dataholder is wsme.types.wsattr._get_dataholder)

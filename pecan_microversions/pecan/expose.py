@@ -12,9 +12,10 @@
 Before WSME reads the arguments, their sources are checked against the
 request's version, and what WSME hands the method is checked again, whatever
 its source (JSON, form or XML body, query string, URL path): see
-:mod:`pecan_microversions.pecan.arguments`.  After the method returns, the
-result is filtered
-(:func:`~pecan_microversions.wsme.filtering.filter_response`).  Renamed
+:mod:`pecan_microversions.pecan.arguments`.  After the method returns, a
+JSON result is written by its compiled view
+(:mod:`pecan_microversions.pecan.rendering`), any other is filtered
+(:func:`~pecan_microversions.wsme.filtering.filter_response`) for WSME.  Renamed
 attributes of the body object carry the client's value under every name.
 """
 
@@ -33,6 +34,7 @@ from pecan_microversions.core.errors import RequestError
 from pecan_microversions.pecan.arguments import check_received, check_sources
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.params import declared_parameters
+from pecan_microversions.pecan.rendering import render_json
 from pecan_microversions.pecan.request import get_registry, get_version
 from pecan_microversions.wsme.checking import resolve_datatype
 from pecan_microversions.wsme.fields import check_bound
@@ -113,6 +115,10 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                                'as their types.',
                                error_code='microversion.invalid_arguments')
             if isinstance(result, dict) and 'datatype' in result:
+                response = render_json(result['result'], result['datatype'],
+                                       version)
+                if response is not None:
+                    return response
                 filter_response(result.get('result'), version)
             return result
 

@@ -230,17 +230,25 @@ def _extend(dispatcher: VersionedFunction, min_version: VersionLike,
 def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
                      previous: Optional[VersionedFunction]) -> VersionedFunction:
     made: list[Any] = []  # the dispatcher, for its 404/405 (not callable)
+    # The implementation of each version, resolved on first use: one
+    # look-up per request (bounded by the registry's history).
+    chosen: dict[Version, Optional[Callable[..., Any]]] = {}
 
     def dispatcher(*args: Any, **kwargs: Any) -> Any:
         # ``first`` stays in this closure, the only function there: Pecan's
         # getargspec, finding no ``self`` here, reads the arguments from it.
         _ = first
         version = get_version()
-        implementation = versioned.select(version)
-        if implementation is None:
+        try:
+            function = chosen[version]
+        except KeyError:
+            implementation = versioned.select(version)
+            function = chosen[version] = (
+                None if implementation is None else implementation.function)
+        if function is None:
             raise _missing_error(versioned, made[0],
                                  args[0] if args else None, version)
-        return implementation.function(*args, **kwargs)
+        return function(*args, **kwargs)
 
     result: Any = dispatcher
     made.append(result)

@@ -77,6 +77,11 @@ class VersionedAttr(wtypes.wsattr):
         self.replaces = replaces
         self._hides_default = default is not wtypes.Unset
 
+    @property
+    def plain_read(self) -> bool:
+        """Whether reading it is WSME's plain read (no hidden default)."""
+        return not self._hides_default
+
     def _hide(self, instance: Any) -> None:
         """Unset the value on ``instance`` (the filter's fast path)."""
         holder = wsme_dataholder(self, instance)

@@ -1,0 +1,38 @@
+"""JSON responses of ``versioned_wsexpose`` methods, by compiled views.
+
+When Pecan chose JSON for the response, :func:`render_json` writes the
+result with the (type, version) view of :mod:`pecan_microversions.wsme.views`
+(the bytes WSME's JSON renderer would write, after response filtering);
+other content types (XML) keep going through WSME.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import pecan
+
+from pecan_microversions.compat import response_content_type
+from pecan_microversions.core.version import Version
+from pecan_microversions.wsme.views import encode
+
+__all__ = ['JSON_CONTENT_TYPE', 'render_json']
+
+#: The content type WSME's JSON renderer answers with.
+JSON_CONTENT_TYPE = 'application/json'
+
+
+def render_json(result: Any, datatype: Any, version: Version) -> Optional[Any]:
+    """Write ``result`` as the JSON response; ``None`` if not JSON.
+
+    :returns: Pecan's response, filled in (a controller returning it tells
+        Pecan the body is written), or ``None`` when the response is not
+        JSON and WSME must render it.
+    """
+    request = pecan.request
+    if response_content_type(request) != JSON_CONTENT_TYPE:
+        return None
+    response = pecan.response
+    response.text = encode(result, datatype, version)
+    response.content_type = JSON_CONTENT_TYPE
+    return response
