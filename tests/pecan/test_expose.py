@@ -1,0 +1,156 @@
+"""versioned_wsexpose on a small Pecan app."""
+
+import pecan
+import pytest
+import webtest
+from pecan import rest
+from wsme import types as wtypes
+
+from pecan_microversions import (
+    JsonPatchOperation,
+    MicroversionHook,
+    VersionRegistry,
+)
+from pecan_microversions.core.errors import InvalidDeclarationError
+from pecan_microversions.pecan.expose import versioned_wsexpose
+from pecan_microversions.wsme.fields import versioned, versioned_resource
+
+HISTORY = [('1.0', 'a'), ('1.1', 'b'), ('1.2', 'c')]
+REGISTRY = VersionRegistry('shelf', HISTORY)
+
+
+@versioned_resource(REGISTRY, 'box')
+class Box(wtypes.Base):
+    name = wtypes.text
+    colour = versioned(wtypes.text, min_version='1.1')
+    size = versioned(int, max_version='1.1')
+
+
+SEEN = []
+
+
+class BoxesController(rest.RestController):
+
+    @versioned_wsexpose(Box, wtypes.text)
+    def get_one(self, name):
+        return Box(name=name, colour='red', size=3)
+
+    @versioned_wsexpose([Box])
+    def get_all(self):
+        return [Box(name='a', colour='red', size=1)]
+
+    @versioned_wsexpose(Box, body=Box, status_code=201)
+    def post(self, box):
+        SEEN.append(box)
+        return box
+
+    @versioned_wsexpose(Box, wtypes.text, body=[JsonPatchOperation],
+                        patch_of=Box)
+    def patch(self, name, patch):
+        SEEN.append([op.path for op in patch])
+        return Box(name=name, colour='blue', size=9)
+
+
+class Root:
+    boxes = BoxesController()
+
+
+@pytest.fixture(scope='module')
+def app():
+    return webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(REGISTRY)], debug=False))
+
+
+def at(version):
+    return {'OpenStack-API-Version': f'shelf {version}'}
+
+
+def error(response, status, code):
+    assert response.status_int == status
+    (body,) = response.json['errors']
+    assert body['code'] == code
+    return body['detail']
+
+
+@pytest.mark.parametrize('version, keys', [
+    ('1.0', {'name', 'size'}),
+    ('1.1', {'name', 'colour', 'size'}),
+    ('1.2', {'name', 'colour'}),
+])
+def test_return_value_is_filtered(app, version, keys):
+    assert set(app.get('/boxes/b', headers=at(version)).json) == keys
+    (item,) = app.get('/boxes', headers=at(version)).json
+    assert set(item) == keys
+
+
+def test_body_is_checked_against_the_version(app):
+    SEEN.clear()
+    detail = error(app.post_json('/boxes', {'name': 'b', 'colour': 'red'},
+                                 headers=at('1.0'), expect_errors=True),
+                   400, 'microversion.field_unavailable')
+    assert "'colour'" in detail and '1.0' in detail
+    error(app.post_json('/boxes', {'name': 'b', 'size': 1},
+                        headers=at('1.2'), expect_errors=True),
+          400, 'microversion.field_unavailable')
+    error(app.post_json('/boxes', {'name': 'b', 'shape': 'x'},
+                        expect_errors=True),
+          400, 'microversion.unknown_field')
+    assert SEEN == []  # the method never ran
+    response = app.post_json('/boxes', {'name': 'b', 'colour': 'red'},
+                             headers=at('1.2'))
+    assert response.status_int == 201
+    assert response.json == {'name': 'b', 'colour': 'red'}
+    assert SEEN[-1].colour == 'red'
+
+
+@pytest.mark.parametrize('body', [b'', b'null'])
+def test_missing_body_is_400(app, body):
+    response = app.post('/boxes', body, headers=dict(
+        at('1.1'), **{'Content-Type': 'application/json'}),
+        expect_errors=True)
+    detail = error(response, 400, 'microversion.missing_body')
+    assert detail.startswith('This request needs a')
+
+
+def test_patch_of_checks_operations(app):
+    SEEN.clear()
+    error(app.patch_json('/boxes/b', [{'op': 'replace', 'path': '/colour',
+                                       'value': 'x'}],
+                         headers=at('1.0'), expect_errors=True),
+          400, 'microversion.field_unavailable')
+    error(app.patch_json('/boxes/b', [{'op': 'replace', 'path': '/nope',
+                                       'value': 'x'}],
+                         headers=at('1.2'), expect_errors=True),
+          400, 'microversion.unknown_field')
+    error(app.patch_json('/boxes/b', {'op': 'replace'}, headers=at('1.2'),
+                         expect_errors=True),
+          400, 'microversion.invalid_patch')
+    assert SEEN == []
+    body = app.patch_json('/boxes/b', [{'op': 'replace', 'path': '/colour',
+                                        'value': 'x'}],
+                          headers=at('1.2')).json
+    assert body == {'name': 'b', 'colour': 'blue'}
+    assert SEEN == [['/colour']]
+
+
+def test_unbound_versioned_type_fails_at_import():
+    class Loose(wtypes.Base):
+        name = wtypes.text
+        extra = versioned(wtypes.text, min_version='1.1')
+
+    class Holder(wtypes.Base):
+        items = [Loose]
+
+    def method(self, value=None):
+        return value
+
+    for types in ((Loose,), (Holder,), (None, Loose), ({str: Holder},)):
+        with pytest.raises(InvalidDeclarationError) as info:
+            versioned_wsexpose(*types)(method)
+        assert 'Loose has versioned attributes but is not bound' in str(
+            info.value)
+    with pytest.raises(InvalidDeclarationError):
+        versioned_wsexpose(None, body=Loose)(lambda self, loose: None)
+    with pytest.raises(InvalidDeclarationError):
+        versioned_wsexpose(None, wtypes.text, body=[JsonPatchOperation],
+                           patch_of=Loose)(lambda self, a, patch: None)

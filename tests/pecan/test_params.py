@@ -1,0 +1,181 @@
+"""query_params on small Pecan apps."""
+
+import pecan
+import pytest
+import webtest
+from pecan import rest
+from wsme import types as wtypes
+from wsmeext.pecan import wsexpose
+
+from pecan_microversions import MicroversionHook, VersionRegistry
+from pecan_microversions.core.errors import InvalidDeclarationError
+from pecan_microversions.pecan.params import param, query_params
+
+HISTORY = [('1.0', 'a'), ('1.1', 'b'), ('1.2', 'c'), ('1.3', 'd')]
+
+
+def _app(**options):
+    registry = VersionRegistry('shelf', HISTORY, **options)
+
+    class ThingsController(rest.RestController):
+
+        @query_params(registry, 'GET /things',
+                      tag=param(multiple=True),
+                      size=param(min_version='1.1', max_version='1.2'),
+                      sort=param(values={'name': None, 'age': '1.2',
+                                         'old': (None, '1.0')}),
+                      owner=param(min_version='1.3'))
+        @pecan.expose('json')
+        def get_all(self):
+            query = pecan.request.GET
+            return {'limit': query.get('limit'), 'tags': query.getall('tag'),
+                    'size': query.get('size'), 'sort': query.get('sort'),
+                    'owner': query.get('owner')}
+
+        @query_params(registry, 'GET /things/x', flag=param('1.1'))
+        @wsexpose(wtypes.text, wtypes.text, wtypes.text)
+        def get_one(self, uuid, flag=None):
+            return f'{uuid}:{flag}'
+
+    class PlainController:
+        @query_params(registry, 'GET /plain', size=param('1.1'))
+        @pecan.expose('json')
+        def index(self, limit=None, size=None):
+            return {'limit': limit, 'size': size}
+
+    class Root:
+        things = ThingsController()
+        plain = PlainController()
+
+    return webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)], debug=False))
+
+
+def at(version):
+    return {'OpenStack-API-Version': f'shelf {version}'}
+
+
+def error(response, status, code):
+    assert response.status_int == status
+    (body,) = response.json['errors']
+    assert body['code'] == code and body['status'] == status
+    return body['detail']
+
+
+@pytest.fixture(scope='module')
+def app():
+    return _app()
+
+
+def test_declared_parameters_pass(app):
+    body = app.get('/things?tag=a&tag=b&size=2&sort=age',
+                   headers=at('1.2')).json
+    assert body == {'limit': None, 'tags': ['a', 'b'], 'size': '2',
+                    'sort': 'age', 'owner': None}
+
+
+def test_method_arguments_are_parameters_of_every_version(app):
+    assert app.get('/plain/?limit=3&size=1', headers=at('1.1')).json == {
+        'limit': '3', 'size': '1'}
+    assert app.get('/plain/?limit=3').json == {'limit': '3', 'size': None}
+    error(app.get('/plain/?limit=3&size=1', headers=at('1.0'),
+                  expect_errors=True),
+          400, 'microversion.query_parameter_unavailable')
+
+
+def test_repeated_parameter_is_400_unless_multiple(app):
+    detail = error(app.get('/things?sort=name&sort=name', headers=at('1.2'),
+                           expect_errors=True),
+                   400, 'microversion.repeated_query_parameter')
+    assert detail == "Query parameter 'sort' is given 2 times; give it once."
+    error(app.get('/plain/?limit=1&limit=2', headers=at('1.2'),
+                  expect_errors=True),
+          400, 'microversion.repeated_query_parameter')
+    assert app.get('/things?tag=a&tag=b&tag=c').json['tags'] == ['a', 'b',
+                                                                 'c']
+
+
+def test_parameter_outside_its_range(app):
+    detail = error(app.get('/things?size=1', headers=at('1.0'),
+                           expect_errors=True),
+                   400, 'microversion.query_parameter_unavailable')
+    assert detail == ("Query parameter 'size' is not available at version "
+                      '1.0; it exists from version 1.1 to 1.2.')
+    error(app.get('/things?size=1', headers=at('1.3'), expect_errors=True),
+          400, 'microversion.query_parameter_unavailable')
+
+
+def test_values_per_version(app):
+    assert app.get('/things?sort=old', headers=at('1.0')).json['sort'] == \
+        'old'
+    error(app.get('/things?sort=old', headers=at('1.1'), expect_errors=True),
+          400, 'microversion.value_unavailable')
+    error(app.get('/things?sort=age', headers=at('1.1'), expect_errors=True),
+          400, 'microversion.value_unavailable')
+    detail = error(app.get('/things?sort=zzz', headers=at('1.2'),
+                           expect_errors=True),
+                   400, 'microversion.invalid_value')
+    assert 'allowed at version 1.2: age, name.' in detail
+
+
+def test_owner_can_be_a_parameter_name(app):
+    assert app.get('/things?owner=me', headers=at('1.3')).json['owner'] == \
+        'me'
+    error(app.get('/things?owner=me', headers=at('1.2'), expect_errors=True),
+          400, 'microversion.query_parameter_unavailable')
+
+
+def test_unknown_parameter_rejected(app):
+    detail = error(app.get('/things?bogus=1', expect_errors=True), 400,
+                   'microversion.unknown_query_parameter')
+    assert detail == "Unknown query parameter 'bogus'."
+    error(app.get('/things/u?bogus=1', expect_errors=True), 400,
+          'microversion.unknown_query_parameter')
+
+
+def test_wsexpose_method(app):
+    assert app.get('/things/u?flag=y', headers=at('1.1')).json == 'u:y'
+    error(app.get('/things/u?flag=y', headers=at('1.0'), expect_errors=True),
+          400, 'microversion.query_parameter_unavailable')
+
+
+def test_406_registry_and_ignored_unknowns():
+    app = _app(unavailable_status=406, unknown_query_params='ignore')
+    error(app.get('/things?size=1', headers=at('1.0'), expect_errors=True),
+          406, 'microversion.query_parameter_unavailable')
+    error(app.get('/things?sort=age', headers=at('1.0'), expect_errors=True),
+          406, 'microversion.value_unavailable')
+    error(app.get('/things?sort=zzz', expect_errors=True), 400,
+          'microversion.invalid_value')
+    assert app.get('/things?bogus=1').status_int == 200
+    assert app.get('/things/u?bogus=1&flag=z', headers=at('1.1')).json == \
+        'u:z'
+
+
+def test_decorator_below_expose_is_refused_at_import():
+    registry = VersionRegistry('shelf', HISTORY)
+    with pytest.raises(InvalidDeclarationError) as info:
+        class Controller(rest.RestController):
+            @pecan.expose('json')
+            @query_params(registry, 'GET /x', a=param('1.1'))
+            def get_all(self, **kwargs):
+                return {}
+    assert 'put it above @pecan.expose or @wsexpose' in str(info.value)
+
+
+@pytest.mark.parametrize('kwargs, error_type', [
+    ({'a': param('1.9')}, 'UnknownVersionError'),
+    ({'a': param('1.2', '1.1')}, 'InvertedRangeError'),
+    ({'a': '1.1'}, 'InvalidDeclarationError'),
+])
+def test_bad_declarations_fail_at_import(kwargs, error_type):
+    from pecan_microversions.core import errors
+    registry = VersionRegistry('shelf', HISTORY)
+    with pytest.raises(getattr(errors, error_type)):
+        query_params(registry, 'GET /x', **kwargs)
+
+
+def test_deprecated_spellings_warn():
+    with pytest.warns(DeprecationWarning, match='min_version'):
+        spec = param(introduced='1.1', last='1.2')
+    assert (spec.min_version, spec.max_version) == ('1.1', '1.2')

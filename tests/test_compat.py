@@ -1,0 +1,130 @@
+"""Pins each framework behaviour compat.py relies on."""
+
+import pecan
+import webob
+import webtest
+from pecan import rest
+from wsme import types as wtypes
+from wsmeext.pecan import wsexpose
+
+from pecan_microversions import compat
+
+
+def test_exposure_round_trip():
+    @pecan.expose('json')
+    def exposed(self):
+        return {}
+
+    def plain(self):
+        return {}
+
+    config = compat.exposure(exposed)
+    assert config['content_type'] == 'application/json'
+    assert config['template'] == ['json']
+    assert compat.exposure(plain) == {}
+    compat.set_exposure(plain, dict(config))
+    assert compat.exposure(plain) == config
+    assert plain._pecan == config
+
+
+def test_generic_handlers_and_when_for():
+    class Root:
+        @pecan.expose(generic=True)
+        def index(self):
+            return 'any'
+
+        @index.when(method='POST')
+        def index_post(self):
+            return 'post'
+
+        @pecan.expose(generic=True)
+        def other(self):
+            return 'o'
+
+    handlers = compat.generic_handlers(Root.index)
+    assert handlers['POST'] is Root.__dict__['index_post']
+    assert handlers['DEFAULT'] is Root.__dict__['index']
+    assert compat.generic_handlers(lambda: None) == {}
+
+    @compat.when_for(Root.other)(method='PUT')
+    def other_put(self):
+        return 'put'
+
+    Root.other_put = other_put
+    assert compat.generic_handlers(Root.other)['PUT'] is other_put
+    app = webtest.TestApp(pecan.make_app(Root()))
+    assert app.post('/').text == 'post'
+    assert app.put('/other').text == 'put'
+
+
+def test_custom_actions():
+    class Things(rest.RestController):
+        _custom_actions = {'reboot': ['POST'], 'status': ['GET']}
+
+    assert compat.custom_actions(Things()) == {'reboot': ['POST'],
+                                               'status': ['GET']}
+    assert compat.custom_actions(rest.RestController()) == {}
+    assert compat.custom_actions(object()) == {}
+
+
+def test_lookup_controller_routes():
+    class Sub:
+        @pecan.expose()
+        def leaf(self):
+            return 'leaf'
+
+    class Root:
+        sub = Sub()
+
+    request = webob.Request.blank('/sub/leaf')
+    request.pecan = {}
+    controller, remainder = compat.lookup_controller(
+        Root().sub, ['leaf'], request)
+    assert controller.__func__ is Sub.leaf
+    assert remainder == []
+
+
+def test_wsme_function_and_definition():
+    class Thing(wtypes.Base):
+        name = wtypes.text
+
+    @wsexpose(Thing, wtypes.text, int, body=Thing)
+    def method(self, a, b, thing):
+        return thing
+
+    @pecan.expose()
+    def plain(self):
+        return ''
+
+    assert compat.is_wsme_function(method) is True
+    assert compat.is_wsme_function(plain) is False
+    definition = compat.function_definition(method)
+    assert definition.return_type is Thing
+    assert definition.body_type is Thing
+    assert [a.name for a in definition.arguments] == ['a', 'b', 'thing']
+    assert [a.datatype for a in definition.arguments] == [wtypes.text, int,
+                                                          Thing]
+
+
+def test_wsme_dataholder_removal_makes_the_attribute_unset():
+    class Thing(wtypes.Base):
+        name = wtypes.text
+        size = int
+
+    thing = Thing(name='n', size=3)
+    attribute = next(a for a in wtypes.list_attributes(Thing)
+                     if a.key == 'size')
+    assert isinstance(attribute, wtypes.wsattr)
+    holder = compat.wsme_dataholder(attribute, thing)
+    assert holder.size == 3
+    del holder.size
+    assert thing.size is wtypes.Unset
+    assert thing.name == 'n'
+
+
+def test_adhoc_attrs_key_is_where_webob_stores_attributes():
+    request = webob.Request.blank('/')
+    request.foo = 1
+    assert request.environ[compat.ADHOC_ATTRS_KEY] == {'foo': 1}
+    request.environ[compat.ADHOC_ATTRS_KEY]['bar'] = 2
+    assert request.bar == 2

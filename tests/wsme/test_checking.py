@@ -1,0 +1,269 @@
+"""check_body, check_patch and apply_patch with explicit versions."""
+
+import pytest
+from wsme import types as wtypes
+
+from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.version import Version
+from pecan_microversions.wsme.checking import (
+    JsonPatchOperation,
+    apply_patch,
+    body_too_deep,
+    check_body,
+    check_patch,
+)
+from pecan_microversions.wsme.fields import versioned, versioned_resource
+
+HISTORY = [('1.0', 'a'), ('1.1', 'b'), ('1.2', 'c'), ('1.3', 'd')]
+V0, V1, V2, V3 = (Version(1, n) for n in range(4))
+
+
+def _types(unavailable_status=400):
+    registry = VersionRegistry('shelf', HISTORY,
+                               unavailable_status=unavailable_status)
+
+    @versioned_resource(registry, 'leaf')
+    class Leaf(wtypes.Base):
+        c = wtypes.text
+        d = versioned(int, min_version='1.2')
+
+    @versioned_resource(registry, 'branch')
+    class Branch(wtypes.Base):
+        b = [Leaf]
+
+    @versioned_resource(registry, 'node')
+    class Node(wtypes.Base):
+        uuid = wtypes.wsattr(wtypes.text, readonly=True)
+        name = wtypes.wsattr(wtypes.text, mandatory=True)
+        owner = versioned(wtypes.text, min_version='1.1')
+        kind = versioned(wtypes.text, min_version='1.2', mandatory=True)
+        state = versioned(wtypes.Enum(str, 'on', 'off', 'new'),
+                          values={'new': '1.3'})
+        a = Branch
+        tags = {wtypes.text: Leaf}
+        extra = {wtypes.text: wtypes.text}
+
+    # WSME holds nested complex types by weak reference: keep them alive.
+    Node.nested_types = (Branch, Leaf)
+    return Node
+
+
+@pytest.fixture(scope='module')
+def node_type():
+    return _types()
+
+
+def _error(call, *args):
+    with pytest.raises(RequestError) as info:
+        call(*args)
+    return info.value
+
+
+def test_a_valid_body_passes(node_type):
+    assert check_body(node_type, {'name': 'n', 'owner': 'o',
+                                  'a': {'b': [{'c': 'x'}]}}, V1) is None
+    assert check_body(node_type, {'name': 'n', 'kind': 'k', 'state': 'new',
+                                  'a': {'b': [{'c': 'x', 'd': 1}]}},
+                      V3) is None
+
+
+def test_unknown_field(node_type):
+    error = _error(check_body, node_type, {'name': 'n', 'bogus': 1}, V0)
+    assert error.code == 400
+    assert error.error_code == 'microversion.unknown_field'
+    assert "'bogus'" in error.detail
+
+
+def test_read_only_field(node_type):
+    error = _error(check_body, node_type, {'name': 'n', 'uuid': 'u'}, V0)
+    assert error.code == 400
+    assert error.error_code == 'microversion.read_only_field'
+    assert error.detail == "Field 'uuid' is read-only."
+
+
+def test_unavailable_field_with_400(node_type):
+    error = _error(check_body, node_type, {'name': 'n', 'owner': 'o'}, V0)
+    assert error.code == 400
+    assert error.error_code == 'microversion.field_unavailable'
+    assert error.detail == ("Field 'owner' of node is not available at "
+                            'version 1.0; it exists from version 1.1 on.')
+
+
+def test_unavailable_field_with_a_406_registry():
+    node_type = _types(unavailable_status=406)
+    error = _error(check_body, node_type, {'name': 'n', 'owner': 'o'}, V0)
+    assert error.code == 406
+    assert error.error_code == 'microversion.field_unavailable'
+    # Bad values that exist at no version stay 400.
+    error = _error(check_body, node_type, {'name': 'n', 'state': 'x'}, V3)
+    assert error.code == 400
+    error = _error(check_body, node_type, {'name': 'n', 'state': 'new'}, V2)
+    assert error.code == 406
+    assert error.error_code == 'microversion.value_unavailable'
+
+
+def test_mandatory_missing_and_null(node_type):
+    error = _error(check_body, node_type, {'name': None}, V0)
+    assert error.error_code == 'microversion.null_mandatory_field'
+    # kind is mandatory only where it exists.
+    assert check_body(node_type, {'name': 'n'}, V1) is None
+    error = _error(check_body, node_type, {'name': 'n'}, V2)
+    assert error.error_code == 'microversion.missing_field'
+    assert error.detail == "Mandatory field 'kind' is missing."
+    error = _error(check_body, node_type, {'name': 'n', 'kind': None}, V2)
+    assert error.error_code == 'microversion.null_mandatory_field'
+
+
+def test_nested_labels(node_type):
+    body = {'name': 'n', 'a': {'b': [{'c': 'x'}, {'c': 'y', 'd': 2}]}}
+    error = _error(check_body, node_type, body, V1)
+    assert error.error_code == 'microversion.field_unavailable'
+    assert "'a.b[1].d' of leaf" in error.detail
+    error = _error(check_body, node_type,
+                   {'name': 'n', 'a': {'b': [{'e': 1}]}}, V3)
+    assert "'a.b[0].e'" in error.detail
+    error = _error(check_body, node_type,
+                   {'name': 'n', 'tags': {'t1': {'d': 1}}}, V0)
+    assert "'tags[t1].d'" in error.detail
+    error = _error(check_body, node_type, {'name': 'n', 'a': [1]}, V0)
+    assert error.error_code == 'microversion.invalid_body'
+    assert error.detail == "Field 'a' must be a JSON object."
+    error = _error(check_body, node_type, ['not', 'an', 'object'], V0)
+    assert error.detail == 'The body must be a JSON object.'
+
+
+def test_list_body_type(node_type):
+    error = _error(check_body, [node_type], [{'name': 'n'}, {'owner': 'o',
+                                                             'name': 'm'}],
+                   V0)
+    assert "'[1].owner'" in error.detail
+
+
+def _tree_type():
+    """A self-referencing type: bodies as deep as the client likes."""
+    registry = VersionRegistry('tree', HISTORY)
+
+    class Tree(wtypes.Base):
+        name = wtypes.text
+        note = versioned(wtypes.text, min_version='1.1')
+
+    Tree.children = [Tree]
+    wtypes.registry.reregister(Tree)
+    return versioned_resource(registry, 'tree')(Tree)
+
+
+
+def test_body_too_deep():
+    tree = _tree_type()
+    shallow = {'name': 'a', 'children': [{'name': 'b', 'note': 'x'}]}
+    error = _error(check_body, tree, shallow, V0)
+    assert "'children[0].note'" in error.detail
+    deep = {'name': 'leaf'}
+    for _ in range(5000):
+        deep = {'children': [deep]}
+    error = _error(check_body, tree, deep, V0)
+    assert error.code == 400
+    assert error.error_code == 'microversion.body_too_deep'
+    assert error.detail == 'The JSON body is nested too deeply.'
+    assert body_too_deep().error_code == 'microversion.body_too_deep'
+
+
+def test_patch_value_too_deep():
+    tree = _tree_type()
+    deep = {'name': 'leaf'}
+    for _ in range(5000):
+        deep = {'children': [deep]}
+    error = _error(check_patch, tree,
+                   [{'op': 'add', 'path': '/children/0', 'value': deep}], V0)
+    assert error.error_code == 'microversion.body_too_deep'
+
+
+def test_patch_checks_paths(node_type):
+    ok = check_patch(node_type, [{'op': 'replace', 'path': '/owner',
+                                  'value': 'o'}], V1)
+    assert ok == [{'op': 'replace', 'path': '/owner', 'value': 'o'}]
+    error = _error(check_patch, node_type,
+                   [{'op': 'replace', 'path': '/owner', 'value': 'o'}], V0)
+    assert error.error_code == 'microversion.field_unavailable'
+    error = _error(check_patch, node_type,
+                   [{'op': 'replace', 'path': '/uuid', 'value': 'u'}], V0)
+    assert error.error_code == 'microversion.read_only_field'
+    assert error.detail.startswith('Patch operation #0:')
+    error = _error(check_patch, node_type,
+                   [{'op': 'test', 'path': '/name', 'value': 'n'},
+                    {'op': 'remove', 'path': '/name'}], V0)
+    assert error.error_code == 'microversion.missing_field'
+    assert error.detail.startswith('Patch operation #1:')
+    error = _error(check_patch, node_type,
+                   [{'op': 'replace', 'path': '/kind', 'value': None}], V2)
+    assert error.error_code == 'microversion.missing_field'
+    error = _error(check_patch, node_type,
+                   [{'op': 'add', 'path': '/a/b/0/d', 'value': 1}], V1)
+    assert "'a.b[0].d'" in error.detail
+    error = _error(check_patch, node_type,
+                   [{'op': 'add', 'path': '/a/b/01', 'value': {}}], V1)
+    assert error.error_code == 'microversion.invalid_patch'
+    error = _error(check_patch, node_type,
+                   [{'op': 'move', 'from': '/owner', 'path': '/name'}], V0)
+    assert error.error_code == 'microversion.field_unavailable'
+
+
+def test_patch_values_are_checked(node_type):
+    error = _error(check_patch, node_type,
+                   [{'op': 'add', 'path': '/state', 'value': 'new'}], V2)
+    assert error.error_code == 'microversion.value_unavailable'
+    error = _error(check_patch, node_type,
+                   [{'op': 'add', 'path': '/a', 'value': {'b': [{'d': 1}]}}],
+                   V0)
+    assert "'a.b[0].d'" in error.detail
+
+
+@pytest.mark.parametrize('patch, words', [
+    ({'op': 'add'}, 'must be a JSON patch'),
+    ([1], 'must be a JSON object'),
+    ([{'op': 'jump', 'path': '/name'}], '"op" must be one of'),
+    ([{'op': 'add', 'path': '/name'}], 'has no "value"'),
+    ([{'op': 'remove'}], 'has no "path" string'),
+    ([{'op': 'remove', 'path': 'name'}], 'invalid "path"'),
+    ([{'op': 'remove', 'path': ''}], 'not the whole resource'),
+])
+def test_malformed_patches(node_type, patch, words):
+    error = _error(check_patch, node_type, patch, V0)
+    assert error.code == 400
+    assert error.error_code == 'microversion.invalid_patch'
+    assert words in error.detail
+
+
+def test_json_pointer_escapes(node_type):
+    # ~1 is '/', ~0 is '~': the key under a free-form dict.
+    ops = [{'op': 'add', 'path': '/extra/a~1b~0c', 'value': 'v'}]
+    assert check_patch(node_type, ops, V0) == ops
+    result = apply_patch(node_type, {'name': 'n', 'extra': {}}, ops, V0)
+    assert result['extra'] == {'a/b~c': 'v'}
+    error = _error(check_patch, node_type,
+                   [{'op': 'add', 'path': '/tags/x~1y/d', 'value': 1}], V0)
+    assert "'tags[x/y].d'" in error.detail
+
+
+def test_patch_of_operation_objects(node_type):
+    ops = [JsonPatchOperation(op='replace', path='/owner', value='o'),
+           JsonPatchOperation(op='move', path='/name', from_='/owner')]
+    assert check_patch(node_type, ops, V1) == [
+        {'op': 'replace', 'path': '/owner', 'value': 'o'},
+        {'op': 'move', 'path': '/name', 'from': '/owner'}]
+
+
+def test_apply_patch(node_type):
+    document = {'name': 'n', 'owner': 'a'}
+    patched = apply_patch(node_type, document,
+                          [{'op': 'replace', 'path': '/owner', 'value': 'b'}],
+                          V1)
+    assert patched == {'name': 'n', 'owner': 'b'}
+    assert document == {'name': 'n', 'owner': 'a'}  # a copy was patched
+    error = _error(apply_patch, node_type, document,
+                   [{'op': 'test', 'path': '/owner', 'value': 'zzz'}], V1)
+    assert error.error_code == 'microversion.patch_failed'
+    error = _error(apply_patch, node_type, document,
+                   [{'op': 'remove', 'path': '/owner'}], V0)
+    assert error.error_code == 'microversion.field_unavailable'
