@@ -194,9 +194,10 @@ def check_data(datatype: Any, data: Any, version: Version,
                         readonly=attr.readonly,
                         mandatory=is_mandatory(attr, binding, name, version)):
             check_data(attr.datatype, value, version, field)
+    required = [a.name for a in attributes.values() if a.mandatory]
     if binding is not None:
-        check_present(binding.mandatory[version], data,
-                      lambda name: join_label(label, name))
+        required += binding.mandatory[version]
+    check_present(required, data, lambda name: join_label(label, name))
 
 
 def is_mandatory(attr: Any, binding: Optional[Binding], name: str,

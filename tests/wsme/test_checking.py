@@ -267,3 +267,15 @@ def test_apply_patch(node_type):
     error = _error(apply_patch, node_type, document,
                    [{'op': 'remove', 'path': '/owner'}], V0)
     assert error.error_code == 'microversion.field_unavailable'
+
+
+def test_missing_plain_mandatory_field_is_refused_by_check_body():
+    class Plain(wtypes.Base):
+        name = wtypes.wsattr(wtypes.text, mandatory=True)
+        note = wtypes.text
+
+    with pytest.raises(RequestError) as caught:
+        check_body(Plain, {'note': 'x'}, Version(1, 0))
+    assert caught.value.error_code == 'microversion.missing_field'
+    assert "'name'" in caught.value.detail
+    check_body(Plain, {'name': 'n'}, Version(1, 0))

@@ -125,7 +125,7 @@ def test_value_outside_the_enum_is_400(app):
     ({'name': 'n', 'uuid': 'u'}, 'microversion.read_only_field'),
     ({'name': 'n', 'location': 'r1'}, 'microversion.invalid_body'),
     ({'name': 5}, 'http.bad_request'),
-    ({'driver': 'x'}, 'http.bad_request'),  # WSME: name is mandatory
+    ({'driver': 'x'}, 'microversion.missing_field'),  # name is mandatory
 ])
 def test_bad_bodies_are_json_400(app, body, code):
     error(app.post_json('/v1/nodes', body, headers=at('1.5'),
@@ -140,9 +140,9 @@ def test_body_that_is_not_json(app):
 
 
 def test_manual_check_body(app):
-    assert app.post_json('/v1/plain/check', {'owner': 'o'},
+    assert app.post_json('/v1/plain/check', {'name': 'n', 'owner': 'o'},
                          headers=at('1.5')).json == {'ok': True}
-    error(app.post_json('/v1/plain/check', {'owner': 'o'},
+    error(app.post_json('/v1/plain/check', {'name': 'n', 'owner': 'o'},
                         headers=at('1.4'), expect_errors=True),
           400, 'microversion.field_unavailable')
 
