@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Protocol
 
+import jsonpointer
+
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionRange
 
 __all__ = ['FieldContract', 'check_available', 'check_member',
-           'check_present', 'check_value']
+           'check_present', 'check_value', 'patch_error', 'pointer_parts']
 
 
 class FieldContract(Protocol):
@@ -106,3 +108,29 @@ def check_present(mandatory: Iterable[str], data: Mapping[str, Any],
             label = name if join is None else join(name)
             raise RequestError(f'Mandatory field {label!r} is missing.',
                            error_code='microversion.missing_field')
+
+
+def patch_error(detail: str) -> RequestError:
+    """The 400 for a malformed JSON patch."""
+    return RequestError(detail, error_code='microversion.invalid_patch')
+
+
+def pointer_parts(op: Mapping[str, Any], member: str,
+                  where: str) -> list[str]:
+    """The unescaped parts of ``op[member]``, a JSON pointer to a field.
+
+    :raises RequestError: it is missing, malformed or names the whole
+        resource.
+    """
+    pointer = op.get(member)
+    if not isinstance(pointer, str):
+        raise patch_error(f'{where} has no "{member}" string.')
+    try:
+        parts: list[str] = jsonpointer.JsonPointer(pointer).parts
+    except jsonpointer.JsonPointerException as exc:
+        raise patch_error(f'{where}: invalid "{member}" {pointer!r}: '
+                          f'{exc}.') from None
+    if not parts:
+        raise patch_error(f'{where}: "{member}" must name a field, not the '
+                          'whole resource.')
+    return parts

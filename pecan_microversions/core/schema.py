@@ -45,6 +45,8 @@ from pecan_microversions.core.checking import (
     check_member,
     check_present,
     check_value,
+    patch_error,
+    pointer_parts,
 )
 from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
@@ -209,18 +211,18 @@ class Schema:
         :raises ~pecan_microversions.core.errors.RequestError: naming the operation.
         """
         if not isinstance(patch, list):
-            raise _patch_error('The body must be a JSON patch (RFC 6902): a '
+            raise patch_error('The body must be a JSON patch (RFC 6902): a '
                                'list of operations.')
         for index, op in enumerate(patch):
             where = f'Patch operation #{index}'
             if not isinstance(op, dict):
-                raise _patch_error(f'{where} must be a JSON object.')
+                raise patch_error(f'{where} must be a JSON object.')
             name = op.get('op')
             if name not in _OPS:
-                raise _patch_error(f'{where}: "op" must be one of '
+                raise patch_error(f'{where}: "op" must be one of '
                                    f'{", ".join(_OPS)}, not {name!r}.')
             if name in ('add', 'replace', 'test') and 'value' not in op:
-                raise _patch_error(f'{where} ({name}) has no "value".')
+                raise patch_error(f'{where} ({name}) has no "value".')
             if name in ('move', 'copy'):
                 self._pointer(op, 'from', where, version,
                               changes=name == 'move', removes=name == 'move')
@@ -257,17 +259,8 @@ class Schema:
                  version: Version, *, changes: bool, removes: bool
                  ) -> tuple[str, bool]:
         """The field a pointer names, and whether it names the whole field."""
-        pointer = op.get(member)
-        if not isinstance(pointer, str):
-            raise _patch_error(f'{where} has no "{member}" string.')
-        try:
-            parts = jsonpointer.JsonPointer(pointer).parts
-        except jsonpointer.JsonPointerException as exc:
-            raise _patch_error(f'{where}: invalid "{member}" {pointer!r}: '
-                               f'{exc}.') from None
-        if not parts:
-            raise _patch_error(f'{where}: "{member}" must name a field, not '
-                               'the whole resource.')
+        parts = pointer_parts(op, member, where)
+        pointer = op[member]
         name, whole = parts[0], len(parts) == 1
         spec = self.fields.get(name)
         if spec is None:
@@ -285,10 +278,6 @@ class Schema:
 
 
 _MISSING = object()
-
-
-def _patch_error(detail: str) -> RequestError:
-    return RequestError(detail, error_code='microversion.invalid_patch')
 
 
 def _rename_groups(resource: str, fields: Mapping[str, Field],

@@ -20,13 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-import jsonpointer
 from wsme import types as wtypes
 
 from pecan_microversions.core.checking import (
     check_available,
     check_member,
     check_present,
+    patch_error,
+    pointer_parts,
 )
 from pecan_microversions.core.contract import ValueRule
 from pecan_microversions.core.errors import RequestError
@@ -101,17 +102,17 @@ def check_operations(datatype: Any, patch: Any, version: Version,
     values depend on the version are refused: their values are not seen."""
     datatype = resolve_datatype(datatype)
     if not isinstance(patch, list):
-        raise _patch_error('The body must be a JSON patch (RFC 6902): a list '
+        raise patch_error('The body must be a JSON patch (RFC 6902): a list '
                            'of operations.')
     operations = [_as_dict(op, index) for index, op in enumerate(patch)]
     for index, op in enumerate(operations):
         where = f'Patch operation #{index}'
         name = op.get('op')
         if name not in _OPS:
-            raise _patch_error(f'{where}: "op" must be one of '
+            raise patch_error(f'{where}: "op" must be one of '
                                f'{", ".join(_OPS)}, not {name!r}.')
         if name in ('add', 'replace', 'test') and 'value' not in op:
-            raise _patch_error(f'{where} ({name}) has no "value".')
+            raise patch_error(f'{where} ({name}) has no "value".')
         if name in ('move', 'copy'):
             # a move removes its source: a mandatory field cannot move away
             _check_pointer(datatype, op, 'from', where, version,
@@ -123,7 +124,7 @@ def check_operations(datatype: Any, patch: Any, version: Version,
             appends=name in ('add', 'move', 'copy'))
         if name in ('move', 'copy') and not with_document and (
                 target[1] is not None or _may_vary(target[3])):
-            raise _patch_error(
+            raise patch_error(
                 f'{where} ({name}) into {op["path"]!r}: what it {name}s '
                 'depends on the resource, and this field\'s values depend '
                 'on the version; send the value with "add" or "replace".')
@@ -219,28 +220,19 @@ def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
                    removes: bool = False, appends: bool = False
                    ) -> tuple[Any, ...]:
     """Walk a JSON pointer through the types; return what it ends on."""
-    pointer = op.get(member)
-    if not isinstance(pointer, str):
-        raise _patch_error(f'{where} has no "{member}" string.')
-    try:
-        parts = jsonpointer.JsonPointer(pointer).parts
-    except jsonpointer.JsonPointerException as exc:
-        raise _patch_error(f'{where}: invalid "{member}" {pointer!r}: '
-                           f'{exc}.') from None
-    if not parts:
-        raise _patch_error(f'{where}: "{member}" must name a field, not the '
-                           'whole resource.')
+    parts = pointer_parts(op, member, where)
+    pointer = op[member]
     current, label = datatype, ''
     attr_name = rule = binding = attr = None
     for position, part in enumerate(parts, 1):
         attr = None
         if isinstance(current, wtypes.ArrayType):
             if part == '-' and not (appends and position == len(parts)):
-                raise _patch_error(f'{where}: "-" in {pointer!r} names no '
+                raise patch_error(f'{where}: "-" in {pointer!r} names no '
                                    'item; it only ends the path of an add.')
             if part != '-' and not (part.isdigit() and (
                     part == '0' or not part.startswith('0'))):
-                raise _patch_error(f'{where}: {part!r} in {pointer!r} is not '
+                raise patch_error(f'{where}: {part!r} in {pointer!r} is not '
                                    'a list index.')
             current, label = current.item_type, f'{label}[{part}]'
         elif isinstance(current, wtypes.DictType):
@@ -305,7 +297,7 @@ def _as_dict(op: Any, index: int) -> dict[str, Any]:
             result['from'] = op.from_
         return result
     if not isinstance(op, dict):
-        raise _patch_error(f'Patch operation #{index} must be a JSON object.')
+        raise patch_error(f'Patch operation #{index} must be a JSON object.')
     return op
 
 
@@ -313,10 +305,6 @@ def body_too_deep() -> RequestError:
     """The error for JSON nested deeper than the parser goes."""
     return RequestError('The JSON body is nested too deeply.',
                     error_code='microversion.body_too_deep')
-
-
-def _patch_error(detail: str) -> RequestError:
-    return RequestError(detail, status=400, error_code='microversion.invalid_patch')
 
 
 def join_label(label: str, name: str) -> str:
