@@ -53,5 +53,5 @@ CASES = [
          b'"value": "Patched by the benchmark."}, '
          b'{"op": "replace", "path": "/owner", "value": "bench"}]',
          'application/json'),
-    Case('406', 'GET', f'/v1/nodes/{SHOWN}', '1.9', 406),
+    Case('406', 'GET', f'/v1/nodes/{SHOWN}', '1.10', 406),
 ]

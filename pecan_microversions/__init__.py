@@ -10,6 +10,9 @@ The public API, by task (``doc/source/api.rst`` documents each name):
   :func:`versioned_wsexpose`, :func:`visible_fields`,
   :func:`filter_response`, :func:`check_body`, :func:`check_patch`,
   :func:`apply_patch`;
+* convert between versions (old names, values, types; computed fields):
+  :class:`ValueMap`, :class:`Computed`, :class:`Renamed`, :class:`Retype`,
+  :func:`patch_newest`, :func:`response_json`;
 * version query parameters: :func:`query_params`, :func:`param`;
 * version methods and sub-resources: :func:`api_version`,
   :class:`ResourceRange`, :func:`versioned_subresource`,
@@ -36,6 +39,12 @@ from pecan_microversions.core.errors import (
 from pecan_microversions.core.negotiation import VersionLimits
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.rendering import api_wg_errors, wsme_fault
+from pecan_microversions.core.representations import (
+    Computed,
+    Renamed,
+    Retype,
+    ValueMap,
+)
 from pecan_microversions.core.schema import Schema, field
 from pecan_microversions.core.version import Version, VersionRange, parse_version
 from pecan_microversions.pecan.config import list_opts, register_opts
@@ -44,6 +53,8 @@ from pecan_microversions.pecan.current import (
     check_body,
     check_patch,
     filter_response,
+    patch_newest,
+    response_json,
 )
 from pecan_microversions.pecan.discovery import root_document, version_document
 from pecan_microversions.pecan.errors import APIError
@@ -68,6 +79,7 @@ deprecated_modules.install()
 
 __all__ = [
     'APIError',
+    'Computed',
     'ConfigurationError',
     'Deprecation',
     'InvalidVersion',
@@ -75,9 +87,12 @@ __all__ = [
     'MicroversionError',
     'MicroversionHook',
     'RegistryError',
+    'Renamed',
     'RequestError',
     'ResourceRange',
+    'Retype',
     'Schema',
+    'ValueMap',
     'Version',
     'VersionLimits',
     'VersionRange',
@@ -95,9 +110,11 @@ __all__ = [
     'list_opts',
     'method_changes',
     'param',
+    'patch_newest',
     'parse_version',
     'query_params',
     'register_opts',
+    'response_json',
     'root_document',
     'version_document',
     'versioned',

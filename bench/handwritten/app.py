@@ -22,13 +22,15 @@ from pecan_microversions.demo.store import NodeStore
 
 _MAX_LIMIT = 1000
 _PATCH_TYPES = ('application/json', 'application/json-patch+json')
-_READ_ONLY = frozenset(['uuid', 'created_at', 'links'])
+_READ_ONLY = frozenset(['uuid', 'created_at', 'links', 'provision_state',
+                        'available'])
 _PATCHABLE = frozenset(['name', 'description', 'owner'])
 #: Each field of a node and the versions that have it (None: no bound).
 _FIELDS: dict[str, tuple[Optional[Version], Optional[Version]]] = {
     'uuid': (None, None), 'name': (None, None), 'created_at': (None, None),
     'driver': (None, (1, 5)), 'hardware_type': ((1, 6), None),
     'description': ((1, 1), None), 'owner': ((1, 4), None),
+    'provision_state': (None, None), 'available': (None, (1, 8)),
     'links': (None, None)}
 _OPS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
 
@@ -63,8 +65,17 @@ def node_to_dict(node: dict[str, Any], version: Version,
         result['driver'] = node['driver']
     if version >= (1, 1):
         result['description'] = node['description']
-    if version >= (1, 4):
+    if version >= (1, 9):
+        result['owner'] = None if node['owner'] is None else {
+            'name': node['owner'], 'domain': node['owner_domain'] or 'default'}
+    elif version >= (1, 4):
         result['owner'] = node['owner']
+    state = node['provision_state']
+    if version < (1, 9) and state == 'cancelled':
+        state = 'failed'  # older clients do not know 'cancelled'
+    result['provision_state'] = state
+    if version <= (1, 8):
+        result['available'] = node['provision_state'] == 'available'
     result['links'] = [{'rel': 'self', 'href': f'{base}/v1/nodes/{uuid}'}]
     return result
 
@@ -86,6 +97,8 @@ def _check_value(name: str, value: Any, mandatory: bool) -> None:
             raise bad_request(f'Mandatory field {name!r} cannot be null.',
                               'microversion.null_mandatory_field')
         return
+    if name == 'owner' and isinstance(value, dict):
+        value = value.get('name')  # 1.9: an object; its name is checked
     if not isinstance(value, str):
         raise bad_request(f'Field {name!r} must be a string, not '
                           f'{type(value).__name__}.', 'fleet.invalid_value')
@@ -144,6 +157,15 @@ def _check_patch(ops: Any, version: Version) -> None:
                                   'microversion.missing_field')
         if name in ('add', 'replace'):
             _check_value(op['path'][1:], op['value'], False)
+
+
+def _owner(value: Any) -> tuple[Optional[str], Optional[str]]:
+    """The stored owner name and domain of an owner sent at any version."""
+    if value is None:
+        return None, None
+    if isinstance(value, dict):
+        return value['name'], value.get('domain') or 'default'
+    return value, 'default'
 
 
 class NodesController(rest.RestController):
@@ -276,10 +298,11 @@ class NodesController(rest.RestController):
             if name not in body:
                 raise bad_request(f'Mandatory field {name!r} is missing.',
                                   'microversion.missing_field')
+        owner, domain = _owner(body.get('owner'))
         node = self.store.create({
             'name': body['name'], 'driver': body[mandatory[1]],
             'description': body.get('description'),
-            'owner': body.get('owner')})
+            'owner': owner, 'owner_domain': domain})
         return node_to_dict(node, version, request.application_url)
 
     @pecan.expose(content_type='application/json')
@@ -329,7 +352,12 @@ class NodesController(rest.RestController):
             for name in _PATCHABLE:
                 if _has(name, version):
                     _check_value(name, patched.get(name), name in mandatory)
-                    stored[name] = patched.get(name)
+                    if name == 'owner':
+                        if patched.get(name) != document.get(name):
+                            stored['owner'], stored['owner_domain'] = \
+                                _owner(patched.get(name))
+                    else:
+                        stored[name] = patched.get(name)
         node = self.store.get(uuid)
         if node is None:
             raise _not_found(uuid)

@@ -16,7 +16,7 @@ from webob import Response
 
 SERVICE = 'fleet'
 MIN_VERSION = (1, 0)
-MAX_VERSION = (1, 8)
+MAX_VERSION = (1, 9)
 DEFAULT_VERSION = (1, 0)
 STANDARD_HEADER = 'OpenStack-API-Version'
 LEGACY_HEADER = 'X-OpenStack-Fleet-API-Version'
@@ -117,7 +117,7 @@ def _version_headers(version: Version, legacy: bool) -> list[tuple[str, str]]:
 
 #: The headers of each version, built once (as a service would hard-code).
 _HEADERS = {(version, legacy): _version_headers(version, legacy)
-            for version in [(1, minor) for minor in range(9)]
+            for version in [(1, minor) for minor in range(MAX_VERSION[1] + 1)]
             for legacy in (False, True)}
 
 

@@ -26,6 +26,8 @@ __all__ = [
     'FIELD',
     'FIELD_TYPE',
     'FIELD_VALUE',
+    'FIELD_VALUE_MAP',
+    'COMPUTED_FIELD',
     'KIND_LABELS',
     'METHOD',
     'QUERY_PARAMETER',
@@ -39,6 +41,7 @@ __all__ = [
     'compare',
     'group',
     'method_changes',
+    'pair_changes',
     'surface',
     'version_changes',
 ]
@@ -60,6 +63,11 @@ METHOD = 'method'
 #: A versioned sub-resource (a URL subtree; name ``*``).
 RESOURCE = 'resource'
 
+#: A value shown as another up to a version (name ``field=new->old``).
+FIELD_VALUE_MAP = 'field_value_map'
+#: A field computed from the newest object (name: the field).
+COMPUTED_FIELD = 'computed_field'
+
 #: Known declaration kinds, in the order documents list them, with their
 #: singular and plural labels.  Other kinds follow, alphabetically.
 KIND_LABELS: dict[str, tuple[str, str]] = {
@@ -69,6 +77,8 @@ KIND_LABELS: dict[str, tuple[str, str]] = {
     RENAME: ('Renamed field', 'Renamed fields'),
     FIELD_TYPE: ('Field type', 'Field types'),
     FIELD_VALUE: ('Field value', 'Field values'),
+    FIELD_VALUE_MAP: ('Value shown as another', 'Values shown as others'),
+    COMPUTED_FIELD: ('Computed field', 'Computed fields'),
     QUERY_PARAMETER: ('Query parameter', 'Query parameters'),
     QUERY_PARAMETER_VALUE: ('Query parameter value',
                             'Query parameter values'),
@@ -134,13 +144,51 @@ def _parent(key: _Key) -> Optional[_Key]:
 def compare(before: Mapping[_Key, tuple[Declaration, ...]],
              after: Mapping[_Key, tuple[Declaration, ...]]
              ) -> tuple[tuple[Change, ...], ...]:
-    """What is added, removed and changed from ``before`` to ``after``."""
-    added = [Change(*k) for k in after if k not in before]
-    removed = [Change(*k) for k in before if k not in after]
-    changed = [Change(*k) for k in after
-               if k in before and set(before[k]) != set(after[k])]
-    return tuple(tuple(sorted(group, key=_sort_key))
-                 for group in (added, removed, changed))
+    """What is added, removed and changed from ``before`` to ``after``; a
+    rename or a new type of a field is one change (see
+    :func:`pair_changes`)."""
+    groups = pair_changes(
+        [k for k in after if k not in before],
+        [k for k in before if k not in after],
+        [k for k in after if k in before and set(before[k]) != set(after[k])])
+    return tuple(tuple(sorted((Change(*k) for k in group), key=_sort_key))
+                 for group in groups)
+
+
+def pair_changes(added: list[_Key], removed: list[_Key],
+                 changed: list[_Key]
+                 ) -> tuple[list[_Key], list[_Key], list[_Key]]:
+    """Report renames and retypes as one change each.
+
+    Takes and returns ``(kind, owner, name)`` lists of what was added,
+    removed and changed.  A :data:`RENAME` ``old->new`` moves to *changed*
+    and takes the old field's removal and the new one's addition with it
+    (in either direction of time); a :data:`FIELD_TYPE` added and one
+    removed for the same field become one change ``field: old->new``.
+    """
+    added, removed, changed = list(added), list(removed), list(changed)
+    for source, gone, came in ((added, removed, added),
+                               (removed, added, removed)):
+        for kind, owner, name in [k for k in source if k[0] == RENAME]:
+            old, _, new = name.partition('->')
+            if source is removed:  # going back in time
+                old, new = new, old
+            for group, field in ((gone, old), (came, new)):
+                if (FIELD, owner, field) in group:
+                    group.remove((FIELD, owner, field))
+            source.remove((kind, owner, name))
+            changed.append((RENAME, owner, f'{old}->{new}'))
+    for key in [k for k in added if k[0] == FIELD_TYPE]:
+        field, _, new_type = key[2].partition(':')
+        old_key = next((k for k in removed if k[0] == FIELD_TYPE
+                        and k[1] == key[1]
+                        and k[2].partition(':')[0] == field), None)
+        if old_key is not None:
+            added.remove(key)
+            removed.remove(old_key)
+            changed.append((FIELD_TYPE, key[1], f'{field}: '
+                            f'{old_key[2].partition(":")[2]}->{new_type}'))
+    return added, removed, changed
 
 
 def _sort_key(change: Change) -> tuple[int, str, str, str]:

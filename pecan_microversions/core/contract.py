@@ -99,7 +99,9 @@ def value_rule(registry: VersionRegistry, kind: str, owner: str, name: str,
             raise InvalidDeclarationError(
                 f'{where}: {unknown!r} not among the Enum values '
                 f'{sorted(map(str, enum_values))}.')
-        specs: dict[Any, ValueRange] = dict.fromkeys(enum_values)
+        # sorted: declarations (and documents) in the same order every run
+        specs: dict[Any, ValueRange] = dict.fromkeys(sorted(enum_values,
+                                                            key=str))
         specs.update(values)
     else:
         specs = dict(values)

@@ -49,8 +49,14 @@ from pecan_microversions.core.checking import (
     pointer_parts,
 )
 from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
+from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.representations import (
+    Change,
+    FieldSpec,
+    Renamed,
+)
 from pecan_microversions.core.version import Version, VersionLike
 
 __all__ = ['Field', 'Schema', 'field']
@@ -68,13 +74,14 @@ class Field:
     replaces: Optional[str] = None
     mandatory: bool = False
     readonly: bool = False
+    changes: tuple[Change, ...] = ()
 
 
 def field(min_version: Optional[VersionLike] = None,
           max_version: Optional[VersionLike] = None, *,
           values: Optional[Mapping[Any, ValueRange]] = None,
           replaces: Optional[str] = None, mandatory: bool = False,
-          readonly: bool = False) -> Field:
+          readonly: bool = False, changes: Iterable[Change] = ()) -> Field:
     """A field that exists from ``min_version`` to ``max_version`` inclusive.
 
     :param values: every allowed value and its range: ``None`` (always),
@@ -83,9 +90,11 @@ def field(min_version: Optional[VersionLike] = None,
         come before this one's ``min_version``.
     :param mandatory: a request body must carry it (at versions that have it).
     :param readonly: a request may not set or patch it.
+    :param changes: how older versions show it (``ValueMap``, ``Computed``,
+        ``Retype``; see :doc:`conversion`).
     """
     return Field(min_version, max_version, values, replaces, mandatory,
-                 readonly)
+                 readonly, tuple(changes))
 
 
 class Schema:
@@ -126,6 +135,9 @@ class Schema:
                 self.values[name] = value_rule(
                     registry, 'field_value', resource, name, None, spec.values)
         self.groups = _rename_groups(resource, self.fields, self.ranges)
+        #: converts documents between versions (see :meth:`patch_newest`)
+        self.conversion = Conversion(registry, resource, _specs(
+            self.fields, self.groups, self.ranges))
         #: the fields each version has
         self.visible = {v: frozenset(n for n, r in self.ranges.items()
                                      if v.matches(*r))
@@ -149,12 +161,16 @@ class Schema:
         """A copy of ``document`` (a dict, or a list of dicts) with only what
         ``version`` has; a renamed field shows under the version's name,
         whichever name the document holds it under.  Keys the schema does
-        not declare are left as they are."""
+        not declare are left as they are.  When fields declare ``changes``,
+        ``document`` is the newest representation and is converted down
+        (values, types, computed fields; see :doc:`conversion`)."""
         if isinstance(document, (list, tuple)):
             return [self.filter(item, version) for item in document]
         if not isinstance(document, Mapping):
             raise TypeError(f'Schema.filter takes a dict or a list of dicts, '
                             f'not {type(document).__name__}.')
+        if self.conversion.changes_values:
+            return self.conversion.down(document, version)
         visible = self.visible[version]
         result = {k: v for k, v in document.items()
                   if k not in self.fields or k in visible}
@@ -253,6 +269,14 @@ class Schema:
                            error_code='microversion.patch_failed') from None
         return result
 
+    def patch_newest(self, newest: Mapping[str, Any], patch: Any,
+                     version: Version) -> dict[str, Any]:
+        """:meth:`check_patch`, then apply the patch to what ``version``
+        shows of the newest document and write it back, keeping every
+        field the version cannot see; return the new newest document."""
+        return self.conversion.apply_patch(
+            newest, self.check_patch(patch, version), version)
+
     # -- helpers --------------------------------------------------------------
 
     def _pointer(self, op: Mapping[str, Any], member: str, where: str,
@@ -312,6 +336,25 @@ def _rename_groups(resource: str, fields: Mapping[str, Field],
             chain.append(parent[chain[-1]])
         groups.append(tuple(chain))
     return tuple(groups)
+
+
+def _specs(fields: Mapping[str, Field], groups: tuple[tuple[str, ...], ...],
+           ranges: Mapping[str, tuple[Optional[Version], Optional[Version]]]
+           ) -> list[FieldSpec]:
+    """The fields for conversion: a rename chain is its newest field."""
+    chains = {group[0]: group[1:] for group in groups}
+    older = {name for group in groups for name in group[1:]}
+    specs = []
+    for name, spec in fields.items():
+        if name in older:
+            continue
+        low, high = ranges[name]
+        changes = list(spec.changes)
+        for old in chains.get(name, ()):
+            changes.append(Renamed(old, ranges[old][1]))  # type: ignore[arg-type]
+            low = ranges[old][0]
+        specs.append(FieldSpec(name, low, high, tuple(changes)))
+    return specs
 
 
 def _newest(parent: Mapping[str, str]) -> Iterable[str]:

@@ -14,7 +14,7 @@ from pecan_microversions.demo.server import serve
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog='python -m pecan_microversions.demo',
-        description='Serve the fleet demo API (microversions 1.0 to 1.8).')
+        description='Serve the fleet demo API (microversions 1.0 to 1.9).')
     parser.add_argument('--host', default='127.0.0.1',
                         help='address to listen on (default: %(default)s)')
     parser.add_argument('--port', type=int, default=8080,

@@ -11,6 +11,9 @@ Version  Change                                          How it is declared
 1.6      ``driver`` renamed ``hardware_type``            ``replaces=``
 1.7      ``/v1/nodes/<uuid>/states`` removed             ``ResourceRange``
 1.8      ``limit``/``marker`` pagination, ``next`` link  both
+1.9      ``cancelled`` state (``failed`` before 1.9),    ``changes=[...]``
+         ``owner`` an object (a name before 1.9),
+         ``available`` computed for versions before 1.9
 =======  ==============================================  =====================
 """
 
@@ -30,11 +33,11 @@ from pecan_microversions import (
     ResourceRange,
     VersionedRestController,
     api_version,
-    apply_patch,
-    filter_response,
     get_version,
     param,
+    patch_newest,
     query_params,
+    response_json,
     root_document,
     version_document,
     versioned_wsexpose,
@@ -143,11 +146,14 @@ class NodesController(VersionedRestController):
         return Node.from_stored(self._stored(uuid), _base_url())
 
     def _create(self, node: Node) -> dict[str, Any]:
-        # ``driver`` and ``hardware_type`` carry the same value at any version.
+        # The body arrives in the newest representation whatever the version:
+        # ``hardware_type`` (``driver`` too), ``owner`` as an object.
+        owner = _value(node.owner)
         return self.store.create({
-            'name': node.name, 'driver': node.driver,
+            'name': node.name, 'driver': node.hardware_type,
             'description': _value(node.description),
-            'owner': _value(node.owner)})
+            'owner': None if owner is None else owner.name,
+            'owner_domain': None if owner is None else owner.domain})
 
     @api_version(REGISTRY, '1.0', '1.4', endpoint='POST /v1/nodes')
     @versioned_wsexpose(Node, body=Node)
@@ -180,36 +186,37 @@ class NodesController(VersionedRestController):
         except RecursionError:
             raise _bad_request('The JSON body is nested too deeply.',
                                'fleet.invalid_json') from None
-        version = get_version()
-        visible = visible_fields(Node, version)
         with self.store.updating(uuid) as stored:
             if stored is None:
                 raise _not_found(uuid)
-            node = Node.from_stored(stored, _base_url())
-            document = {k: v for k, v in wsme.rest.json.tojson(Node, node)
-                        .items() if k in visible}
-            patched = apply_patch(Node, document, operations, version)
-            changed = sorted(k for k in set(document) | set(patched)
-                             if document.get(k) != patched.get(k))
+            newest = wsme.rest.json.tojson(
+                Node, Node.from_stored(stored, _base_url()))
+            # Applied to the newest node: what this version cannot see
+            # (newer fields, nested ones, the owner's domain) is kept.
+            patched = patch_newest(Node, newest, operations)
+            changed = sorted(k for k in set(newest) | set(patched)
+                             if newest.get(k) != patched.get(k))
             fixed = [k for k in changed if k not in PATCHABLE]
             if fixed:
+                allowed = PATCHABLE & visible_fields(Node, get_version())
                 raise _bad_request(
                     f'Field {fixed[0]!r} cannot be changed by a patch; '
-                    f'patchable fields are '
-                    f'{", ".join(sorted(PATCHABLE & visible))}.',
+                    f'patchable fields are {", ".join(sorted(allowed))}.',
                     'fleet.field_not_patchable')
-            writable = PATCHABLE & visible
             try:  # types and lengths, exactly as a POST body is checked
-                wsme.rest.json.fromjson(Node, {k: v for k, v in patched.items()
-                                               if k in writable})
+                node = wsme.rest.json.fromjson(
+                    Node, {k: patched[k] for k in PATCHABLE if k in patched})
             except wsme.exc.ClientSideError as exc:
                 raise _bad_request(exc.faultstring,
                                    'fleet.invalid_value') from None
-            for name in writable:
-                stored[name] = patched.get(name)
+            stored['name'] = node.name
+            stored['description'] = _value(node.description)
+            owner = _value(node.owner)
+            stored['owner'] = None if owner is None else owner.name
+            stored['owner_domain'] = None if owner is None else owner.domain
         # Leaving the block stored the draft; answer with what is stored now.
-        return wsme.rest.json.tojson(Node, filter_response(
-            Node.from_stored(self._stored(uuid), _base_url())))
+        return response_json(Node, Node.from_stored(self._stored(uuid),
+                                                    _base_url()))
 
 
 def _value(value: Any) -> Any:

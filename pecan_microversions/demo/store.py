@@ -21,6 +21,8 @@ SCALARS = (str, int, float, bool, type(None), datetime.datetime,
            datetime.date)
 _SEEDS = [('node-0', 'ipmi', 'alice'), ('node-1', 'redfish', 'bob'),
           ('node-2', 'ipmi', None)]
+#: The seeds' provision states (the third one is shown as failed before 1.9).
+_STATES = ('available', 'active', 'cancelled')
 _SEED_TIME = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 
 
@@ -61,6 +63,8 @@ class NodeStore:
                                    (f'node-{i}', _SEEDS[i % 3][1],
                                     _SEEDS[i % 3][2]))
             store.create({'name': name, 'driver': driver, 'owner': owner,
+                          'owner_domain': None if owner is None else 'default',
+                          'provision_state': _STATES[i % 3],
                           'description': f'Seed node {i}.',
                           'power_state': 'power off'},
                          uuid=str(uuidlib.UUID(int=i + 1)),
@@ -78,7 +82,8 @@ class NodeStore:
             'uuid': uuid or self._new_uuid(),
             'created_at': created_at or self._clock(),
             'name': None, 'driver': None, 'description': None,
-            'owner': None, 'power_state': 'power off'}
+            'owner': None, 'owner_domain': None,
+            'provision_state': 'available', 'power_state': 'power off'}
         node.update(fields)
         _check_scalars(node)
         with self._lock:

@@ -7,7 +7,13 @@ from typing import Any
 
 from wsme import types as wtypes
 
-from pecan_microversions import versioned, versioned_resource
+from pecan_microversions import (
+    Computed,
+    Retype,
+    ValueMap,
+    versioned,
+    versioned_resource,
+)
 from pecan_microversions.demo.versions import REGISTRY
 
 #: Fields a JSON patch may change (each only at versions that have it).
@@ -21,9 +27,38 @@ class Link(wtypes.Base):
     href = wtypes.text
 
 
+#: Provision states; ``cancelled`` is new in 1.9.
+PROVISION_STATES = ('available', 'active', 'failed', 'cancelled')
+
+
+class Owner(wtypes.Base):
+    """Who owns a node (an object from 1.9; a name before)."""
+
+    name = wtypes.wsattr(wtypes.StringType(min_length=1, max_length=255),
+                         mandatory=True)
+    domain = wtypes.wsattr(wtypes.text, default='default')
+
+
+def _owner_up(name: Any) -> Any:
+    """What a client before 1.9 sends (a name) as the newest owner."""
+    return {'name': name, 'domain': 'default'}
+
+
+def _owner_down(owner: Any) -> Any:
+    """The newest owner as clients before 1.9 see it: its name."""
+    return owner.get('name') if isinstance(owner, dict) else owner
+
+
+def _available(node: Any) -> bool:
+    """The ``available`` flag older clients see, from the newest node."""
+    return node.get('provision_state') == 'available'
+
+
 @versioned_resource(REGISTRY, 'node')
 class Node(wtypes.Base):
-    """A node. ``driver`` (1.0-1.5) is renamed ``hardware_type`` in 1.6."""
+    """A node. ``driver`` (1.0-1.5) is renamed ``hardware_type`` in 1.6;
+    1.9 changes ``provision_state``'s values, ``owner``'s type and computes
+    ``available`` for older clients."""
 
     uuid = wtypes.wsattr(wtypes.text, readonly=True)
     name = wtypes.wsattr(wtypes.StringType(min_length=1, max_length=255),
@@ -33,16 +68,27 @@ class Node(wtypes.Base):
     hardware_type = versioned(wtypes.text, min_version='1.6',
                               replaces='driver', mandatory=True)
     description = versioned(wtypes.text, min_version='1.1')
-    owner = versioned(wtypes.text, min_version='1.4')
+    owner = versioned(Owner, min_version='1.4', changes=[
+        Retype(_owner_down, _owner_up, max_version='1.8', type_name='string',
+               datatype=wtypes.text)])
+    provision_state = versioned(
+        wtypes.Enum(str, *PROVISION_STATES), readonly=True,
+        values={'cancelled': '1.9'},
+        changes=[ValueMap({'cancelled': 'failed'}, max_version='1.8')])
+    available = versioned(bool, max_version='1.8', readonly=True,
+                          changes=[Computed(_available)])
     links = wtypes.wsattr([Link], readonly=True)
 
     @classmethod
     def from_stored(cls, stored: dict[str, Any], base_url: str) -> Node:
-        """A node with every field set; the response filter hides by version."""
+        """The newest node; responses convert it to the request's version."""
+        owner = None if stored['owner'] is None else Owner(
+            name=stored['owner'], domain=stored['owner_domain'] or 'default')
         return cls(uuid=stored['uuid'], name=stored['name'],
                    created_at=stored['created_at'],
-                   driver=stored['driver'], hardware_type=stored['driver'],
-                   description=stored['description'], owner=stored['owner'],
+                   hardware_type=stored['driver'],
+                   description=stored['description'], owner=owner,
+                   provision_state=stored['provision_state'],
                    links=[Link(rel='self',
                                href=f'{base_url}/v1/nodes/{stored["uuid"]}')])
 

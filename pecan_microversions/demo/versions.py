@@ -17,6 +17,10 @@ REGISTRY = VersionRegistry(
         ('1.6', 'The driver field is renamed hardware_type.'),
         ('1.7', 'The node states sub-resource is removed.'),
         ('1.8', 'The node list is paginated with limit and marker.'),
+        ('1.9', 'Nodes show the cancelled provision state (older versions '
+                'see failed), owner is an object with a name and a domain '
+                '(older versions see the name), and the available flag is '
+                'removed (older versions see it computed from the state).'),
     ],
     legacy_headers=['X-OpenStack-Fleet-API-Version'],
 )

@@ -15,9 +15,10 @@ from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version
-from pecan_microversions.wsme import checking, filtering, patching
+from pecan_microversions.wsme import checking, conversion, filtering, patching
 
-__all__ = ['apply_patch', 'check_body', 'check_patch', 'filter_response']
+__all__ = ['apply_patch', 'check_body', 'check_patch', 'filter_response',
+           'patch_newest', 'response_json']
 
 
 def filter_response(obj: Any, version: Optional[Version] = None) -> Any:
@@ -64,3 +65,26 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
             get_version() if version is None else version)
     except RequestError as exc:
         raise APIError.from_error(exc) from None
+
+
+def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
+                 version: Optional[Version] = None) -> dict[str, Any]:
+    """Apply a JSON patch sent at ``version`` to the resource's newest JSON,
+    keeping every field the version cannot see; return the patched newest
+    JSON.  See :func:`pecan_microversions.wsme.conversion.patch_newest`."""
+    try:
+        return conversion.patch_newest(
+            datatype, newest, patch,
+            get_version() if version is None else version)
+    except RequestError as exc:
+        raise APIError.from_error(exc) from None
+
+
+def response_json(datatype: Any, value: Any,
+                  version: Optional[Version] = None) -> Any:
+    """The JSON ``version`` shows of ``value``, a WSME object (or a list or
+    dict of them) holding the newest representation: hidden fields left
+    out, old names, values and types, computed fields.  For methods exposed
+    with ``pecan.expose('json')``; ``versioned_wsexpose`` does it for you."""
+    return conversion.from_newest(
+        datatype, value, get_version() if version is None else version)

@@ -23,20 +23,32 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 from collections.abc import Callable
 from typing import Any, Optional
 
 import pecan
 from wsmeext.pecan import wsexpose
 
-from pecan_microversions.compat import function_definition
+from pecan_microversions.compat import function_definition, response_content_type
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.pecan.arguments import check_received, check_sources
+from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.arguments import (
+    check_received,
+    check_sources,
+    media_format,
+)
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.params import declared_parameters
-from pecan_microversions.pecan.rendering import render_json
+from pecan_microversions.pecan.rendering import JSON_CONTENT_TYPE, render_json
 from pecan_microversions.pecan.request import get_registry, get_version
 from pecan_microversions.wsme.checking import resolve_datatype
+from pecan_microversions.wsme.conversion import (
+    JSONValue,
+    converter_of,
+    from_newest,
+    up_from,
+)
 from pecan_microversions.wsme.fields import check_bound
 from pecan_microversions.wsme.filtering import (
     drop_unavailable_nulls,
@@ -48,6 +60,10 @@ __all__ = ['versioned_wsexpose']
 
 #: Set in the environ when WSME has read the arguments and calls the method.
 _REACHED_KEY = 'pecan_microversions.arguments_read'
+#: Set in the environ when the JSON body was converted up to the newest
+#: representation (it was checked at the request's version before).
+_CONVERTED_KEY = 'pecan_microversions.body_converted'
+_JSON = JSONValue()
 
 
 def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
@@ -68,15 +84,19 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             request = pecan.request
             request.environ[_REACHED_KEY] = True
             version = get_version()
+            converted = request.environ.pop(_CONVERTED_KEY, None)
+            received = kwargs if converted is None else {
+                k: v for k, v in kwargs.items() if k != converted}
             try:  # what reaches the method, whatever its source
-                check_received(definition, kwargs, version, target)
+                check_received(definition, received, version, target)
                 parameters = declared_parameters(definition)
                 if parameters is not None:
                     parameters.check_arguments(kwargs, version, defaults)
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
-            for value in (*args, *kwargs.values()):
+            for value in (*args, *received.values()):
                 drop_unavailable_nulls(value, version)
+            for value in (*args, *kwargs.values()):
                 fill_renames(value)
             return func(*args, **kwargs)
 
@@ -89,6 +109,9 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         defaults = {a.name: a.default for a in definition.arguments
                     if not a.mandatory}
         target = None if patch_of is None else resolve_datatype(patch_of)
+        body_converter = (converter_of(definition.body_type)
+                          if patch_of is None and definition.body_type
+                          is not None else None)
         # A versioned type never bound to a registry fails here, at import.
         for datatype in [definition.return_type, target] + [
                 argument.datatype for argument in definition.arguments]:
@@ -106,6 +129,8 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                               get_registry().request_formats)
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
+            if body_converter is not None:
+                _convert_body(request, definition, version)
             request.environ[_REACHED_KEY] = False
             result = exposed(self, *args, **kwargs)
             if not request.environ.pop(_REACHED_KEY, True) and \
@@ -115,6 +140,12 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                                'as their types.',
                                error_code='microversion.invalid_arguments')
             if isinstance(result, dict) and 'datatype' in result:
+                if (converter_of(result['datatype']) is not None
+                        and response_content_type(request)
+                        == JSON_CONTENT_TYPE):
+                    # Old values, types and computed fields: JSON only.
+                    return {'datatype': _JSON, 'result': from_newest(
+                        result['datatype'], result.get('result'), version)}
                 response = render_json(result['result'], result['datatype'],
                                        version)
                 if response is not None:
@@ -126,3 +157,17 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         return outer
 
     return decorate
+
+
+def _convert_body(request: Any, definition: Any, version: Version) -> None:
+    """Give WSME the newest representation of a JSON body (old names,
+    values and types up); it was checked at ``version`` already."""
+    if not request.body or media_format(request.content_type) != 'json':
+        return
+    try:
+        data = json.loads(request.body)
+    except ValueError:
+        return  # WSME answers 400 "not in valid JSON format"
+    request.body = json.dumps(
+        up_from(definition.body_type, data, version)).encode('utf-8')
+    request.environ[_CONVERTED_KEY] = definition.arguments[-1].name

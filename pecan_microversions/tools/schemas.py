@@ -162,7 +162,10 @@ class SchemaSet:
                 continue
             mandatory = attr.mandatory or (
                 ranges is not None and attr.name in ranges.mandatory)
-            schema = self.schema(attr.datatype)
+            binding = binding_of(cls)
+            schema = self.schema(  # the older type where a Retype applies
+                attr.datatype if binding is None or self.version is None
+                else binding.datatype_at(attr.name, self.version))
             values = None if ranges is None else ranges.values.get(attr.name)
             if values is not None:
                 schema = self.values_schema(schema, values)

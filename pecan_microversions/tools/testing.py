@@ -25,17 +25,20 @@ and drop the field contract into a suite::
 It requests each sample at every version of the history (through the
 ``app`` fixture, a :class:`webtest.TestApp`) and fails if a response object
 carries a field that the registry declares for the resource but not at that
-version: a field newer than the version, or one already removed.
+version (a field newer than the version, or one already removed), or a value
+or a type the version does not have.
 """
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple, Optional
 
 import pytest
 
+from pecan_microversions.core.changes import FIELD_TYPE, FIELD_VALUE
 from pecan_microversions.core.registry import STANDARD_HEADER, VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike
 
@@ -155,6 +158,51 @@ def _range_text(declarations: Sequence[Any]) -> str:
     return ' and '.join(parts)
 
 
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    'string': (str,), 'object': (dict,), 'integer': (int,), 'int': (int,),
+    'number': (int, float), 'float': (int, float), 'boolean': (bool,),
+    'bool': (bool,)}
+
+
+def _value_rules(registry: VersionRegistry, resource: str, at: Version
+                 ) -> dict[str, tuple[Optional[set[str]], Optional[str]]]:
+    """Per field: the values ``at`` allows (as text; ``None``: any) and
+    the type it has there (``None``: not declared)."""
+    rules: dict[str, tuple[Optional[set[str]], Optional[str]]] = {}
+    allowed: dict[str, set[str]] = {}
+    for d in registry.declarations(FIELD_VALUE, resource):
+        field, _, value = d.name.partition('=')
+        allowed.setdefault(field, set())
+        if d.exists_at(at):
+            allowed[field].add(value)
+    types = {d.name.partition(':')[0]: d.name.partition(':')[2]
+             for d in registry.declarations(FIELD_TYPE, resource, at)}
+    for field in set(allowed) | set(types):
+        rules[field] = (allowed.get(field), types.get(field))
+    return rules
+
+
+def _value_problem(rules: dict[str, tuple[Optional[set[str]],
+                                          Optional[str]]],
+                   name: str, value: Any, at: Version) -> Optional[str]:
+    """Why ``value`` of field ``name`` breaks the contract at ``at``."""
+    if value is None or name not in rules:
+        return None
+    allowed, type_name = rules[name]
+    if type_name is not None:
+        kind = (list if type_name.startswith('list of ') else
+                dict if type_name.startswith('dict of ') else None)
+        expected = (kind,) if kind else _JSON_TYPES.get(type_name)
+        if expected is not None and (not isinstance(value, expected) or (
+                isinstance(value, bool) and bool not in expected)):
+            return (f'is {json.dumps(value)}, not a {type_name} as at '
+                    f'version {at}.')
+    if allowed is not None and str(value) not in allowed:
+        return (f'has value {value!r}, which version {at} does not have '
+                f'(it has {", ".join(sorted(allowed)) or "none"}).')
+    return None
+
+
 def field_violations(app: Any, registry: VersionRegistry,
                      samples: Iterable[Sample], version: VersionLike, *,
                      kind: str = 'field', strict: bool = False,
@@ -169,6 +217,10 @@ def field_violations(app: Any, registry: VersionRegistry,
     :param strict: also report fields the registry does not declare at all.
     :param complete: also report declared fields that exist at ``version``
         but are missing from an object.
+
+    Values are checked too: a field with declared values must hold one the
+    version has (a value map shows newer ones as older ones), and a retyped
+    field must hold the JSON type the version has.
     """
     at = registry.known_version(version)
     problems = []
@@ -201,6 +253,7 @@ def field_violations(app: Any, registry: VersionRegistry,
             declared.setdefault(d.name, []).append(d)
         expected = {name for name, ds in declared.items()
                     if any(d.exists_at(at) for d in ds)}
+        values = _value_rules(registry, sample.resource, at)
         for index, obj in enumerate(objects):
             label = where if sample.collection is None else (
                 f'{where} {sample.collection}[{index}]')
@@ -209,6 +262,10 @@ def field_violations(app: Any, registry: VersionRegistry,
                 continue
             for name in obj:
                 if name in expected:
+                    problem = _value_problem(values, name, obj[name], at)
+                    if problem:
+                        problems.append(f'{label}: {sample.resource} field '
+                                        f'{name!r} {problem}')
                     continue
                 if name in declared:
                     problems.append(

@@ -36,9 +36,13 @@ from pecan_microversions.wsme.fields import Binding, binding_of
 
 __all__ = ['JsonPatchOperation', 'attributes_by_name', 'body_too_deep',
            'check_body', 'check_data', 'check_operations', 'check_patch',
-           'is_mandatory', 'join_label', 'resolve_datatype']
+           'check_retyped', 'is_mandatory', 'join_label',
+           'resolve_datatype']
 
 _OPS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
+#: JSON types of the scalar datatypes a retyped field may have.
+_SCALARS: dict[Any, tuple[type, ...]] = {
+    str: (str,), int: (int,), float: (int, float), bool: (bool,)}
 _by_name_cache: dict[type, dict[str, Any]] = {}
 
 
@@ -134,6 +138,12 @@ def check_operations(datatype: Any, patch: Any, version: Version,
             if rule is not None and binding is not None and value is not None:
                 _check_value_rule(binding, attr_name, rule, value, version,
                                   label)
+            if (binding is not None and attr_name is not None
+                    and value is not None and target_type is not None
+                    and binding.retyped.get(attr_name)
+                    and target_type is binding.datatype_at(attr_name,
+                                                           version)):
+                check_retyped(target_type, value, label, version)
             check_data(target_type, value, version, label)
     return operations
 
@@ -194,11 +204,37 @@ def check_data(datatype: Any, data: Any, version: Version,
         if check_member(binding, name, value, version, field,
                         readonly=attr.readonly,
                         mandatory=is_mandatory(attr, binding, name, version)):
-            check_data(attr.datatype, value, version, field)
+            datatype_here = (attr.datatype if binding is None
+                             else binding.datatype_at(name, version))
+            if datatype_here is not attr.datatype and value is not None:
+                check_retyped(datatype_here, value, field, version)
+            check_data(datatype_here, value, version, field)
     required = [a.name for a in attributes.values() if a.mandatory]
     if binding is not None:
         required += binding.mandatory[version]
     check_present(required, data, lambda name: join_label(label, name))
+
+
+def check_retyped(datatype: Any, value: Any, field: str,
+                   version: Version) -> None:
+    """Refuse a value of a retyped field that is not of the type the
+    version has (WSME only ever sees the newest type)."""
+    if isinstance(datatype, type) and wtypes.iscomplex(datatype):
+        return  # checked field by field
+    expected = _SCALARS.get(datatype)
+    if expected is None:
+        return
+    if not isinstance(value, expected) or (
+            isinstance(value, bool) and bool not in expected):
+        raise RequestError(
+            f'Invalid value {value!r} for field {field!r}: at version '
+            f'{version} it is a {_type_label(datatype)}.',
+            error_code='microversion.invalid_value')
+
+
+def _type_label(datatype: Any) -> str:
+    return {str: 'string', int: 'integer', float: 'number',
+            bool: 'boolean'}.get(datatype, str(datatype))
 
 
 def is_mandatory(attr: Any, binding: Optional[Binding], name: str,
@@ -252,7 +288,8 @@ def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
                                error_code='microversion.read_only_field')
             attr_name = part
             rule = binding.values.get(part) if binding is not None else None
-            current = attr.datatype
+            current = (attr.datatype if binding is None
+                       else binding.datatype_at(part, version))
         else:
             break  # free-form content: any path below it
     else:

@@ -25,24 +25,31 @@ RegistryError` when the class is decorated, that is, at import.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Optional, TypeVar
 
 from wsme import types as wtypes
 
 from pecan_microversions.compat import wsme_dataholder
 from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
+from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import (
     InvalidDeclarationError,
     InvalidVersion,
     UnknownVersionError,
 )
 from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.representations import Change
 from pecan_microversions.core.version import (
     Version,
     VersionLike,
     VersionRange,
     as_version,
+)
+from pecan_microversions.wsme.specs import (
+    field_specs,
+    older_types,
+    rename_groups,
 )
 
 __all__ = ['Binding', 'ValueRange', 'VersionedAttr', 'binding_of',
@@ -65,7 +72,8 @@ class VersionedAttr(wtypes.wsattr):
                  max_version: Optional[VersionLike],
                  values: Optional[Mapping[Any, ValueRange]],
                  replaces: Optional[str], mandatory: bool, name: Optional[str],
-                 default: Any, readonly: bool) -> None:
+                 default: Any, readonly: bool,
+                 changes: tuple[Change, ...] = ()) -> None:
         bounded = min_version is not None or max_version is not None
         super().__init__(datatype, mandatory=mandatory and not bounded,
                          name=name, default=default, readonly=readonly)
@@ -75,6 +83,7 @@ class VersionedAttr(wtypes.wsattr):
         self.mandatory_when_available = mandatory
         self.values = None if values is None else dict(values)
         self.replaces = replaces
+        self.changes = changes
         self._hides_default = default is not wtypes.Unset
 
     @property
@@ -114,6 +123,7 @@ def versioned(datatype: Any, min_version: Optional[VersionLike] = None,
               replaces: Optional[str] = None, mandatory: bool = False,
               name: Optional[str] = None, default: Any = wtypes.Unset,
               readonly: bool = False,
+              changes: Iterable[Change] = (),
               introduced: Optional[VersionLike] = None,
               last: Optional[VersionLike] = None) -> Any:
     """A WSME attribute that exists from ``min_version`` to ``max_version``
@@ -133,6 +143,8 @@ def versioned(datatype: Any, min_version: Optional[VersionLike] = None,
     :param name: as for ``wsattr``.
     :param default: as for ``wsattr``.
     :param readonly: as for ``wsattr``.
+    :param changes: how older versions show it (``ValueMap``, ``Computed``,
+        ``Renamed``, ``Retype``; see :doc:`conversion`).
 
     ``introduced`` and ``last`` are the deprecated spellings of
     ``min_version`` and ``max_version``.
@@ -146,7 +158,8 @@ def versioned(datatype: Any, min_version: Optional[VersionLike] = None,
     return VersionedAttr(datatype, min_version=min_version,
                          max_version=max_version, values=values,
                          replaces=replaces, mandatory=mandatory, name=name,
-                         default=default, readonly=readonly)
+                         default=default, readonly=readonly,
+                         changes=tuple(changes))
 
 
 class Binding:
@@ -173,7 +186,7 @@ class Binding:
             else:
                 registry.declare('field', resource, attr.name)
             self.ranges[attr.name] = (low, high)
-        groups = _rename_groups(cls, attributes, self.ranges)
+        groups = rename_groups(cls, attributes, self.ranges)
         versions = registry.versions
         self.hidden: dict[Version, tuple[str, ...]] = {}
         self.hiders: dict[Version, tuple[Callable[[Any], None], ...]] = {}
@@ -199,7 +212,19 @@ class Binding:
                                                    if k != current[0])))
             self.sync[v] = tuple(sync)
         self.groups = groups
-        self.versioned = any(self.hidden.values()) or bool(groups)
+        #: The fields for conversion; their changes are checked at import.
+        self.fields = field_specs(attributes, groups, self.ranges)
+        self.conversion = Conversion(registry, resource, self.fields)
+        self.versioned = (any(self.hidden.values()) or bool(groups)
+                          or self.conversion.changes_values)
+        self.retyped = older_types(registry, self.fields)
+
+    def datatype_at(self, name: str, version: Version) -> Any:
+        """Field ``name``'s datatype at ``version`` (see ``Retype``)."""
+        for bound, datatype in self.retyped.get(name, ()):
+            if version <= bound:
+                return datatype
+        return self.by_name[name].datatype
 
 
 def versioned_resource(registry: VersionRegistry,
@@ -343,42 +368,3 @@ def _check_attributes(cls: type, attributes: list[Any]) -> None:
             raise InvalidDeclarationError(
                 f'{where} is both mandatory and read-only: no request could '
                 'send it, and none could leave it out.')
-
-
-def _rename_groups(cls: type, attributes: list[Any],
-                   ranges: Mapping[str, tuple[Optional[Version],
-                                              Optional[Version]]]
-                   ) -> tuple[tuple[str, ...], ...]:
-    """Chains of renames (``replaces``) as tuples of keys, checked."""
-    by_key = {a.key: a for a in attributes}
-    parent: dict[str, str] = {}
-    for attr in attributes:
-        old = getattr(attr, 'replaces', None)
-        if old is None:
-            continue
-        where = f'{cls.__qualname__}.{attr.key}'
-        if old not in by_key or old == attr.key:
-            raise InvalidDeclarationError(
-                f'{where} replaces {old!r}, which is not another attribute of '
-                f'{cls.__qualname__}.')
-        if old in parent.values():
-            raise InvalidDeclarationError(
-                f'{where} replaces {old!r}, which another attribute already '
-                'replaces.')
-        new_low = ranges[by_key[attr.key].name][0]
-        old_high = ranges[by_key[old].name][1]
-        if new_low is None or old_high is None or old_high >= new_low:
-            raise InvalidDeclarationError(
-                f'{where} replaces {old!r}: {old!r} needs a max_version '
-                f'below the min_version of {attr.key!r} (got max_version='
-                f'{old_high}, min_version={new_low}).')
-        parent[attr.key] = old
-    groups: list[tuple[str, ...]] = []
-    for attr in attributes:  # start from each chain's newest member
-        key = attr.key
-        if key in parent and key not in parent.values():
-            chain = [key]
-            while chain[-1] in parent:
-                chain.append(parent[chain[-1]])
-            groups.append(tuple(chain))
-    return tuple(groups)

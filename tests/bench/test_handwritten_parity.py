@@ -28,7 +28,7 @@ COMPARED_HEADERS = ['OpenStack-API-Version', 'OpenStack-API-Minimum-Version',
                     'X-OpenStack-Fleet-API-Version']
 # Versions every benchmarked request is also sent at, and more requests:
 # negotiation (no header, latest, legacy header, malformed) and errors.
-OTHER_VERSIONS = [f'1.{minor}' for minor in range(9)]
+OTHER_VERSIONS = [f'1.{minor}' for minor in range(10)]
 EXTRA = [
     Case('no-header', 'GET', f'/v1/nodes/{SHOWN}', '', 200),
     Case('latest', 'GET', '/v1/nodes', 'latest', 200),
@@ -106,6 +106,9 @@ def test_benchmarked_requests_alike_at_other_versions(apps, case, version):
     if case.name == 'post' and int(version.split('.')[1]) < 6:
         case = case._replace(body=case.body.replace(b'hardware_type',
                                                     b'driver'))
+    if version == '1.9' and case.body:  # the owner is an object from 1.9
+        case = case._replace(body=case.body.replace(
+            b'"bench"', b'{"name": "bench", "domain": "lab"}'))
     assert_same(apps, case, version)
 
 

@@ -9,8 +9,8 @@ import pytest
 SEED = '00000000-0000-0000-0000-000000000001'
 SEED_2 = '00000000-0000-0000-0000-000000000002'
 SEED_3 = '00000000-0000-0000-0000-000000000003'
-VERSIONS = [f'1.{minor}' for minor in range(9)]
-BASE_FIELDS = {'uuid', 'name', 'created_at', 'links'}
+VERSIONS = [f'1.{minor}' for minor in range(10)]
+BASE_FIELDS = {'uuid', 'name', 'created_at', 'links', 'provision_state'}
 
 
 def expected_fields(version):
@@ -21,6 +21,8 @@ def expected_fields(version):
         fields.add('description')
     if minor >= 4:
         fields.add('owner')
+    if minor < 9:
+        fields.add('available')
     return fields
 
 
@@ -54,8 +56,8 @@ def test_root_document(api):
     doc = api.get('/').json
     (current,) = doc['versions']
     assert current['id'] == 'v1'
-    assert (current['min_version'], current['max_version']) == ('1.0', '1.8')
-    assert current['version'] == '1.8'
+    assert (current['min_version'], current['max_version']) == ('1.0', '1.9')
+    assert current['version'] == '1.9'
     assert current['status'] == 'CURRENT'
     assert current['links'][0] == {'rel': 'self',
                                    'href': 'http://localhost/v1/'}

@@ -74,7 +74,8 @@ def test_request_schema_has_the_version_fields_without_read_only_ones():
     fields = body_schema(Node, '1.6', request=False)['$defs']['Node'][
         'properties']
     assert set(fields) == {'uuid', 'name', 'created_at', 'hardware_type',
-                           'description', 'owner', 'links'}
+                           'description', 'owner', 'provision_state',
+                           'available', 'links'}
     assert fields['uuid']['readOnly'] is True
 
 

@@ -16,6 +16,7 @@ import json
 import pytest
 
 from pecan_microversions.demo.store import NodeStore
+from pecan_microversions.demo.versions import REGISTRY
 
 SEED = '00000000-0000-0000-0000-000000000001'
 NODE = f'/v1/nodes/{SEED}'
@@ -253,7 +254,8 @@ def test_hostile_request_is_a_4xx_and_changes_nothing(
     assert error['code'] and error['title'] and error['detail']
     assert response.headers['OpenStack-API-Version'] == f'fleet {version}'
     assert response.headers['OpenStack-API-Minimum-Version'] == '1.0'
-    assert response.headers['OpenStack-API-Maximum-Version'] == '1.8'
+    assert response.headers['OpenStack-API-Maximum-Version'] == str(
+        REGISTRY.max_version)
     assert 'openstack-api-version' in response.headers['Vary'].lower()
     assert snapshot(store) == before
 

@@ -59,8 +59,8 @@ def gadgets(request):
 # -- bodies in other content types -------------------------------------------
 
 @pytest.mark.parametrize('body', [
-    'node.name=a&node.driver=ipmi&node.owner=mallory&node.description=d',
-    'node.name=a&node.driver=ipmi&node.owner=mallory',
+    'node.name=a&node.driver=ipmi&node.hardware_type=x&node.description=d',
+    'node.name=a&node.driver=ipmi&node.hardware_type=x',
 ])
 def test_form_body_cannot_set_fields_of_later_versions(api, store, body):
     before = store.list()
@@ -69,6 +69,19 @@ def test_form_body_cannot_set_fields_of_later_versions(api, store, body):
                         expect_errors=True)
     error = assert_error(response, 400, 415)
     assert 'not available at version 1.0' in error['detail']
+    assert store.list() == before
+
+
+def test_form_body_cannot_set_a_retyped_field(api, store):
+    """``owner`` is an object from 1.9 (a name before): only JSON bodies are
+    converted between its types, so a form key for it is refused."""
+    before = store.list()
+    response = api.post('/v1/nodes', 'node.name=a&node.driver=ipmi'
+                        '&node.owner=mallory', headers=fleet('1.4'),
+                        content_type='application/x-www-form-urlencoded',
+                        expect_errors=True)
+    error = assert_error(response, 400, 415)
+    assert 'node.owner' in error['detail']
     assert store.list() == before
 
 

@@ -14,9 +14,9 @@ README.rst, not from the library's code:
   ``X-OpenStack-Fleet-API-Version`` read (its last comma-separated value);
   the response then echoes it and adds it to ``Vary``;
 * no version (or an empty one): the default, 1.0; ``latest`` (any case):
-  1.8; a value longer than 64 characters or not matching
+  1.9; a value longer than 64 characters or not matching
   ``(0|[1-9][0-9]*).(0|[1-9][0-9]*)`` (ASCII digits) after trimming spaces
-  and tabs: 400; well formed but outside 1.0-1.8: 406;
+  and tabs: 400; well formed but outside 1.0-1.9: 406;
 * every response, errors included, carries ``OpenStack-API-Version`` (the
   served version, the default for a rejected request), the minimum and
   maximum headers and ``Vary``; errors have the JSON errors body.
@@ -50,7 +50,8 @@ SERVICE = 'fleet'
 LEGACY = 'X-OpenStack-Fleet-API-Version'
 STANDARD_KEY = 'HTTP_OPENSTACK_API_VERSION'
 LEGACY_KEY = 'HTTP_X_OPENSTACK_FLEET_API_VERSION'
-MINIMUM, MAXIMUM, DEFAULT = (1, 0), (1, 8), (1, 0)
+MINIMUM, MAXIMUM, DEFAULT = (1, 0), (1, 9), (1, 0)
+NEWEST = f'{MAXIMUM[0]}.{MAXIMUM[1]}'
 
 #: Characters that separate and surround entries (microversion-parse uses
 #: ``str.split()``): the latin-1 whitespace characters, written out.
@@ -162,7 +163,7 @@ def check(standard: Optional[str], legacy: Optional[str], test: str) -> None:
     assert got == status, (standard, legacy, body[:500])
     assert headers['openstack-api-version'] == [f'{SERVICE} {shown}']
     assert headers['openstack-api-minimum-version'] == ['1.0']
-    assert headers['openstack-api-maximum-version'] == ['1.8']
+    assert headers['openstack-api-maximum-version'] == [NEWEST]
     vary = [t.strip().lower() for v in headers['vary'] for t in v.split(',')]
     if legacy_used:
         assert headers[LEGACY.lower()] == [shown]
@@ -173,14 +174,14 @@ def check(standard: Optional[str], legacy: Optional[str], test: str) -> None:
     assert headers['content-type'][0].startswith('application/json')
     document = json.loads(body)
     if status == 200:
-        assert document['version']['max_version'] == '1.8'
+        assert document['version']['max_version'] == NEWEST
     else:
         (error,) = document['errors']
         assert error['status'] == status
         assert error['code'] == ('microversion.invalid' if status == 400
                                  else 'microversion.not_acceptable')
         assert error['title'] and error['detail']
-        assert (error['min_version'], error['max_version']) == ('1.0', '1.8')
+        assert (error['min_version'], error['max_version']) == ('1.0', NEWEST)
 
 
 # --- strategies ------------------------------------------------------------
@@ -386,8 +387,8 @@ def test_reference_matches_readme_table():
     table = {
         None: (200, (1, 0)), '': (200, (1, 0)), 'compute 2.1': (200, (1, 0)),
         'fleet': (200, (1, 0)), 'fleet 1.1': (200, (1, 1)),
-        'FLEET 1.1': (200, (1, 1)), 'fleet latest': (200, (1, 8)),
-        'fleet LaTeSt': (200, (1, 8)), 'fleet 1.01': (400, (1, 0)),
+        'FLEET 1.1': (200, (1, 1)), 'fleet latest': (200, MAXIMUM),
+        'fleet LaTeSt': (200, MAXIMUM), 'fleet 1.01': (400, (1, 0)),
         'fleet 1': (400, (1, 0)), 'fleet 1.2.3': (400, (1, 0)),
         'fleet 9.9': (406, (1, 0)),
         'compute 2.1, fleet 1.0, fleet 1.1': (200, (1, 1)),

@@ -24,9 +24,9 @@ THREADS = 16
 REQUESTS = int(os.environ.get('PM_LEAK_REQUESTS', '200'))
 SECONDS = float(os.environ.get('PM_LEAK_SECONDS', '600'))
 NODE = '00000000-0000-0000-0000-000000000002'
-VERSIONS = [(1, m) for m in range(9)]
+VERSIONS = [(1, m) for m in range(10)]
 
-COMMON = {'uuid', 'name', 'created_at', 'links'}
+COMMON = {'uuid', 'name', 'created_at', 'links', 'provision_state'}
 
 
 def node_fields(version: tuple[int, int]) -> set[str]:
@@ -37,6 +37,8 @@ def node_fields(version: tuple[int, int]) -> set[str]:
         fields.add('description')
     if version >= (1, 4):
         fields.add('owner')
+    if version <= (1, 8):
+        fields.add('available')
     return fields
 
 
@@ -46,7 +48,7 @@ def pick(rng: random.Random) -> tuple[dict[str, str], tuple[int, int]]:
     if kind == 0:
         return {}, (1, 0)
     if kind == 1:
-        return {'OpenStack-API-Version': 'fleet latest'}, (1, 8)
+        return {'OpenStack-API-Version': 'fleet latest'}, VERSIONS[-1]
     version = rng.choice(VERSIONS)
     text = f'{version[0]}.{version[1]}'
     if kind == 2:
@@ -132,3 +134,4 @@ def test_contract_field_sets_differ_between_versions():
     assert node_fields((1, 0)) != node_fields((1, 1))
     assert node_fields((1, 3)) != node_fields((1, 4))
     assert node_fields((1, 5)) != node_fields((1, 6))
+    assert node_fields((1, 8)) != node_fields((1, 9))

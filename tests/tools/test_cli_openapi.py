@@ -39,14 +39,14 @@ def test_openapi_without_version_prints_the_combined_document():
     document = json.loads(result.stdout)
     validate(document)
     assert document['info']['x-openstack'] == {'min-ver': '1.0',
-                                               'max-ver': '1.8'}
+                                               'max-ver': '1.9'}
     assert document['paths']['/v1/nodes/{uuid}/states']['get'][
         'x-openstack'] == {'min-ver': '1.0', 'max-ver': '1.6'}
 
 
 def test_openapi_latest_is_the_newest_version():
     result = command('openapi', DEMO, 'latest', *APP)
-    assert json.loads(result.stdout)['info']['version'] == '1.8'
+    assert json.loads(result.stdout)['info']['version'] == '1.9'
 
 
 def test_diff_openapi_lists_what_the_rename_changed():

@@ -53,6 +53,11 @@ def test_matrix_cells_are_the_declared_ranges(history_page, resource):
     for declaration in REGISTRY.declarations('field', resource):
         expected[declaration.name] = {
             str(v) for v in REGISTRY.versions if declaration.exists_at(v)}
+    for declaration in REGISTRY.declarations('field_value', resource):
+        field = declaration.name.split('=', 1)[0]  # a value within its field
+        expected[declaration.name] = {
+            str(v) for v in REGISTRY.versions if declaration.exists_at(v)
+        } & expected[field]
     assert cells == expected
     assert len(list(svg.iter(f'{SVG}rect'))) == (
         len(expected) * len(REGISTRY.versions))

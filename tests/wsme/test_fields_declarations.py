@@ -42,7 +42,8 @@ def test_registry_answers_fields_values_and_changes():
                                                'GET /v1/nodes', Version(1, 3))}
     assert values == {'sort_key=name', 'sort_key=uuid'}
     added, removed = reg.changes('1.6')
-    assert {(d.kind, d.name) for d in added} == {('field', 'hardware_type')}
+    assert {(d.kind, d.name) for d in added} == {
+        ('field', 'hardware_type'), ('rename', 'driver->hardware_type')}
     assert {(d.kind, d.name) for d in removed} == {
         ('field', 'driver'), ('query_parameter', 'driver')}
     added, _ = reg.changes('1.3')

@@ -1,0 +1,369 @@
+"""Converting JSON-like resources between versions, from declared changes.
+
+Controllers read and write only the newest representation of a resource;
+:class:`Conversion` compiles, once per version, a plan from the fields'
+:class:`~pecan_microversions.core.representations.FieldSpec` and applies it:
+
+* :meth:`Conversion.down`: the newest document as a version shows it
+  (fields it lacks left out, old names, old values, old types, computed
+  fields), nested objects, lists and dicts included;
+* :meth:`Conversion.up`: a body sent at a version in the newest
+  representation (newest names, values mapped up, computed fields dropped);
+* :meth:`Conversion.apply_patch`: a JSON patch written against what a
+  version shows, applied to the newest document, keeping every field the
+  version cannot see (top level or nested).
+
+Framework-free: documents are dicts of public names to JSON values.
+Declaration mistakes raise :class:`~pecan_microversions.core.errors.
+InvalidDeclarationError` when the conversion is built, at import.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple, Optional
+
+import jsonpatch
+import jsonpointer
+
+from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.representations import (
+    Computed,
+    Converter,
+    FieldSpec,
+    Renamed,
+    ValueMap,
+    change_bounds,
+    declare_changes,
+)
+from pecan_microversions.core.version import Version
+
+__all__ = ['Conversion', 'DictOf', 'ListOf']
+
+_Fn = Callable[[Any], Any]
+
+
+class _Step(NamedTuple):
+    """One field at one version."""
+
+    name: str                   # newest name
+    key: str                    # name at the version
+    compute: Optional[Callable[[Mapping[str, Any]], Any]]
+    down: tuple[_Fn, ...]       # newest -> version, in order
+    up: tuple[_Fn, ...]         # version -> newest, in order
+    nested: Optional[Converter]  # None where a retype owns the value
+
+
+class Conversion:
+    """The compiled conversions of one resource at every version.
+
+    :param registry: the service's registry (bounds must be in its history).
+    :param resource: the resource's name in the registry.
+    :param fields: every field of the resource.
+    :param declare: record renames, retypes, value maps and computed fields
+        in the registry, so the history shows them.
+    """
+
+    def __init__(self, registry: VersionRegistry, resource: str,
+                 fields: Iterable[FieldSpec], *, declare: bool = True) -> None:
+        self.registry = registry
+        self.resource = resource
+        self.fields = tuple(fields)
+        self.old_names = frozenset(c.old_name for f in self.fields
+                                   for c in f.changes
+                                   if isinstance(c, Renamed))
+        self._plans: dict[Version, tuple[_Step, ...]] = {}
+        self._by_key: dict[Version, dict[str, _Step]] = {}
+        bounds = {f.name: change_bounds(registry, resource, f)
+                  for f in self.fields}
+        for version in registry.versions:
+            steps = tuple(self._step(f, bounds[f.name], version)
+                          for f in self.fields
+                          if version.matches(f.min_version, f.max_version))
+            keys = [s.key for s in steps]
+            if len(set(keys)) != len(keys):
+                clash = sorted(k for k in keys if keys.count(k) > 1)[0]
+                raise InvalidDeclarationError(
+                    f'{resource}: two fields are named {clash!r} at version '
+                    f'{version}.')
+            self._plans[version] = steps
+            self._by_key[version] = {s.key: s for s in steps}
+        #: Whether any version shows a value other than the newest one.
+        self.changes_values = any(
+            not isinstance(c, Renamed) for f in self.fields for c in f.changes
+        ) or any(f.nested is not None for f in self.fields)
+        if declare:
+            for f in self.fields:
+                declare_changes(registry, resource, f, bounds[f.name])
+
+    def __repr__(self) -> str:
+        return f'<Conversion {self.resource} ({len(self.fields)} fields)>'
+
+    # -- compiling -------------------------------------------------------------
+
+    def _step(self, spec: FieldSpec, bounds: Mapping[int, Version],
+              version: Version) -> _Step:
+        applying = sorted((c for c in spec.changes if bounds[id(c)] >= version),
+                          key=lambda c: bounds[id(c)], reverse=True)
+        key = spec.name
+        compute = None
+        down: list[_Fn] = []
+        up: list[_Fn] = []
+        retyped = False
+        for change in applying:  # newest change first
+            if isinstance(change, Renamed):
+                key = change.old_name
+            elif isinstance(change, Computed):
+                compute = change.compute
+            elif isinstance(change, ValueMap):
+                down.append(_mapper(change.down))
+                up.insert(0, _mapper(change.up))
+            else:
+                retyped = True
+                down.append(change.down)
+                up.insert(0, change.up)
+        return _Step(spec.name, key, compute, tuple(down), tuple(up),
+                     None if retyped else spec.nested)
+
+    # -- converting ------------------------------------------------------------
+
+    def keys(self, version: Version) -> frozenset[str]:
+        """The public names of the fields ``version`` has."""
+        return frozenset(self._by_key[version])
+
+    def down(self, document: Mapping[str, Any], version: Version
+             ) -> dict[str, Any]:
+        """The newest ``document`` as ``version`` shows it (a new dict).
+
+        Keys no field declares are kept as they are; a value that is not a
+        dict is returned unchanged.
+        """
+        if not isinstance(document, Mapping):
+            return document  # type: ignore[unreachable]
+        out: dict[str, Any] = {}
+        for step in self._plans[version]:
+            if step.compute is not None:
+                out[step.key] = step.compute(document)
+                continue
+            if step.name not in document:
+                continue
+            value = document[step.name]
+            if value is not None:
+                if step.nested is not None:
+                    value = step.nested.down(value, version)
+                for fn in step.down:
+                    value = fn(value)
+            out[step.key] = value
+        declared = self._declared()
+        for key, value in document.items():
+            if key not in declared:
+                out[key] = value
+        return out
+
+    def up(self, body: Mapping[str, Any], version: Version) -> dict[str, Any]:
+        """``body``, sent at ``version``, in the newest representation.
+
+        Computed fields are dropped; keys the version does not declare are
+        kept as they are (the request checks refuse them).
+        """
+        if not isinstance(body, Mapping):
+            return body  # type: ignore[unreachable]
+        out: dict[str, Any] = {}
+        by_key = self._by_key[version]
+        for key, value in body.items():
+            step = by_key.get(key)
+            if step is None:
+                out[key] = value
+            elif step.compute is None:
+                out[step.name] = self._up_value(step, value, version)
+        return out
+
+    def merge(self, newest: Mapping[str, Any], shown: Mapping[str, Any],
+              patched: Mapping[str, Any], version: Version) -> dict[str, Any]:
+        """``newest`` with the edits that turned ``shown`` (its view at
+        ``version``) into ``patched``; everything else of ``newest`` is kept.
+
+        A field the edit removed is left out of the result.
+
+        :raises ~pecan_microversions.core.errors.RequestError: the edit
+            changes a computed field.
+        """
+        if not (isinstance(newest, Mapping) and isinstance(shown, Mapping)
+                and isinstance(patched, Mapping)):
+            return self.up(patched, version)  # type: ignore[unreachable]
+        result = {k: v for k, v in newest.items() if k not in self.old_names}
+        by_key = self._by_key[version]
+        for step in self._plans[version]:
+            key = step.key
+            if key not in patched:
+                if key in shown and step.compute is None:
+                    result.pop(step.name, None)
+                continue
+            new = patched[key]
+            if key in shown and shown[key] == new:
+                continue
+            if step.compute is not None:
+                raise RequestError(
+                    f'Field {key!r} of {self.resource} is computed and '
+                    'cannot be changed.',
+                    error_code='microversion.read_only_field')
+            old = newest.get(step.name)
+            if (step.nested is not None and key in shown and new is not None
+                    and old is not None and shown[key] is not None):
+                result[step.name] = step.nested.merge(old, shown[key], new,
+                                                      version)
+            else:
+                result[step.name] = self._up_value(step, new, version)
+        for key, value in patched.items():
+            if key not in by_key and shown.get(key, _ABSENT) != value:
+                result[key] = value
+        return result
+
+    def apply_patch(self, newest: Mapping[str, Any],
+                    operations: list[dict[str, Any]],
+                    version: Version) -> dict[str, Any]:
+        """Apply RFC 6902 ``operations`` (already checked, written against
+        what ``version`` shows) to the newest document; return the new
+        newest document.
+
+        :raises ~pecan_microversions.core.errors.RequestError: the patch
+            cannot be applied (a missing path, a failed ``test``, ...) or
+            changes a computed field.
+        """
+        shown = self.down(newest, version)
+        try:
+            patched = jsonpatch.apply_patch(copy.deepcopy(shown), operations)
+        except (jsonpatch.JsonPatchException,
+                jsonpointer.JsonPointerException) as exc:
+            raise RequestError(f'The patch cannot be applied: {exc}',
+                               error_code='microversion.patch_failed') from None
+        return self.merge(newest, shown, patched, version)
+
+    def _up_value(self, step: _Step, value: Any, version: Version) -> Any:
+        if value is None:
+            return None
+        for fn in step.up:
+            value = fn(value)
+        if step.nested is not None:
+            value = step.nested.up(value, version)
+        return value
+
+    def _declared(self) -> frozenset[str]:
+        return self.old_names | {f.name for f in self.fields}
+
+
+_ABSENT = object()
+
+
+def _mapper(mapping: Mapping[Any, Any]) -> _Fn:
+    table = dict(mapping)
+
+    def convert(value: Any) -> Any:
+        try:
+            return table.get(value, value)
+        except TypeError:  # unhashable: a list or dict is never mapped
+            return value
+    return convert
+
+
+class ListOf:
+    """Converts a list whose items ``item`` converts.
+
+    Merging pairs items by position when the edit kept the length (and did
+    not only reorder), and otherwise aligns the lists as ``diff`` does:
+    unchanged items keep everything, an edited item keeps what the
+    version cannot see of the item it replaced, an inserted one is
+    converted up.
+    """
+
+    def __init__(self, item: Converter) -> None:
+        self.item = item
+
+    def down(self, value: Any, version: Version) -> Any:
+        if not isinstance(value, list):
+            return value
+        return [self.item.down(v, version) if v is not None else v
+                for v in value]
+
+    def up(self, value: Any, version: Version) -> Any:
+        if not isinstance(value, list):
+            return value
+        return [self.item.up(v, version) if v is not None else v
+                for v in value]
+
+    def merge(self, newest: Any, shown: Any, patched: Any,
+              version: Version) -> Any:
+        if not (isinstance(newest, list) and isinstance(shown, list)
+                and isinstance(patched, list) and len(newest) == len(shown)):
+            return self.up(patched, version)
+        result: list[Any] = []
+        before = [_fingerprint(v) for v in shown]
+        after = [_fingerprint(v) for v in patched]
+        if len(before) == len(after) and sorted(before) != sorted(after):
+            opcodes: Sequence[tuple[str, int, int, int, int]] = [
+                ('replace', 0, len(before), 0, len(after))]
+        else:  # items inserted, removed or moved: align them
+            opcodes = difflib.SequenceMatcher(
+                None, before, after, autojunk=False).get_opcodes()
+        for tag, i1, i2, j1, j2 in opcodes:
+            if tag == 'equal':
+                result += newest[i1:i2]
+                continue
+            for offset, item in enumerate(patched[j1:j2]):
+                i = i1 + offset
+                if before[i:i + 1] == [after[j1 + offset]]:
+                    result.append(newest[i])
+                elif (tag == 'replace' and i < i2 and item is not None
+                        and shown[i] is not None and newest[i] is not None):
+                    result.append(self.item.merge(newest[i], shown[i], item,
+                                                  version))
+                else:
+                    result.append(None if item is None
+                                  else self.item.up(item, version))
+        return result
+
+
+def _fingerprint(value: Any) -> str:
+    """A comparable text of a JSON value (to align two lists)."""
+    return json.dumps(value, sort_keys=True, default=repr)
+
+
+class DictOf:
+    """Converts a dict whose values ``item`` converts."""
+
+    def __init__(self, item: Converter) -> None:
+        self.item = item
+
+    def down(self, value: Any, version: Version) -> Any:
+        if not isinstance(value, dict):
+            return value
+        return {k: self.item.down(v, version) if v is not None else v
+                for k, v in value.items()}
+
+    def up(self, value: Any, version: Version) -> Any:
+        if not isinstance(value, dict):
+            return value
+        return {k: self.item.up(v, version) if v is not None else v
+                for k, v in value.items()}
+
+    def merge(self, newest: Any, shown: Any, patched: Any,
+              version: Version) -> Any:
+        if not (isinstance(newest, dict) and isinstance(shown, dict)
+                and isinstance(patched, dict)):
+            return self.up(patched, version)
+        result = {}
+        for key, item in patched.items():
+            if key in shown and shown[key] == item:
+                result[key] = newest.get(key)
+            elif (key in shown and item is not None and shown[key] is not None
+                  and newest.get(key) is not None):
+                result[key] = self.item.merge(newest[key], shown[key], item,
+                                              version)
+            else:
+                result[key] = None if item is None else self.item.up(item,
+                                                                     version)
+        return result

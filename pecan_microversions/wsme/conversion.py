@@ -1,0 +1,168 @@
+"""Converting WSME resources between versions (see :doc:`conversion`).
+
+A bound type whose fields declare ``changes=`` (or that holds such a type,
+in a list or dict) is served by converting its newest JSON down to the
+request's version with :class:`~pecan_microversions.core.conversion.
+Conversion`; requests are converted up before WSME reads them, so
+controllers see only the newest representation.  Types without such changes
+keep the in-place filter of :mod:`pecan_microversions.wsme.filtering`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Optional
+
+import wsme.rest.json
+from wsme import types as wtypes
+
+from pecan_microversions.core.conversion import Conversion, DictOf, ListOf
+from pecan_microversions.core.representations import Converter
+from pecan_microversions.core.version import Version
+from pecan_microversions.wsme.checking import check_patch, resolve_datatype
+from pecan_microversions.wsme.fields import binding_of
+
+__all__ = ['JSONValue', 'converter_of', 'from_newest', 'patch_newest',
+           'to_newest', 'up_from']
+
+_converters: dict[Any, Optional[Converter]] = {}
+_PENDING = object()
+
+
+class JSONValue(wtypes.UserType):
+    """Any JSON value: the datatype of an already converted response."""
+
+    basetype = wtypes.text
+    name = 'json'
+
+
+def converter_of(datatype: Any) -> Optional[Converter]:
+    """What converts values of ``datatype`` between versions; ``None`` when
+    no type in it declares a change of representation."""
+    datatype = resolve_datatype(datatype)
+    key = _key(datatype)
+    found = _converters.get(key, _PENDING)
+    if found is _PENDING:
+        _converters[key] = None  # a cycle back here converts nothing more
+        found = _converters[key] = _build(datatype)
+    return found  # type: ignore[return-value]
+
+
+def _key(datatype: Any) -> Any:
+    if isinstance(datatype, wtypes.ArrayType):
+        return ('list', _key(datatype.item_type))
+    if isinstance(datatype, wtypes.DictType):
+        return ('dict', _key(datatype.value_type))
+    return datatype
+
+
+def _build(datatype: Any) -> Optional[Converter]:
+    if isinstance(datatype, wtypes.ArrayType):
+        item = converter_of(datatype.item_type)
+        return None if item is None else ListOf(item)
+    if isinstance(datatype, wtypes.DictType):
+        item = converter_of(datatype.value_type)
+        return None if item is None else DictOf(item)
+    if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)):
+        return None
+    binding = binding_of(datatype)
+    if binding is None:
+        return _Plain(datatype)._nonempty()
+    specs = tuple(dataclasses.replace(
+        spec, nested=converter_of(binding.by_name[spec.name].datatype))
+        for spec in binding.fields)
+    if not (binding.conversion.changes_values
+            or any(s.nested is not None for s in specs)):
+        return None
+    return Conversion(binding.registry, binding.resource, specs,
+                      declare=False)
+
+
+class _Plain:
+    """An unversioned WSME type holding versioned ones."""
+
+    def __init__(self, datatype: type) -> None:
+        self.nested = {a.name: c for a in wtypes.list_attributes(datatype)
+                       if (c := converter_of(a.datatype)) is not None}
+
+    def _nonempty(self) -> Optional[_Plain]:
+        return self if self.nested else None
+
+    def down(self, value: Any, version: Version) -> Any:
+        return self._each(value, version, 'down')
+
+    def up(self, value: Any, version: Version) -> Any:
+        return self._each(value, version, 'up')
+
+    def _each(self, value: Any, version: Version, way: str) -> Any:
+        if not isinstance(value, dict):
+            return value
+        out = dict(value)
+        for name, converter in self.nested.items():
+            if out.get(name) is not None:
+                out[name] = getattr(converter, way)(out[name], version)
+        return out
+
+    def merge(self, newest: Any, shown: Any, patched: Any,
+              version: Version) -> Any:
+        if not (isinstance(newest, dict) and isinstance(shown, dict)
+                and isinstance(patched, dict)):
+            return self.up(patched, version)
+        out = dict(patched)
+        for name, converter in self.nested.items():
+            if name not in patched or patched[name] is None:
+                continue
+            if (shown.get(name) is not None
+                    and newest.get(name) is not None):
+                out[name] = converter.merge(newest[name], shown[name],
+                                            patched[name], version)
+            else:
+                out[name] = converter.up(patched[name], version)
+        return out
+
+
+def to_newest(datatype: Any, value: Any) -> Any:
+    """``value`` (a WSME object, or a list or dict of them) as its newest
+    JSON, every field included."""
+    return wsme.rest.json.tojson(resolve_datatype(datatype), value)
+
+
+def from_newest(datatype: Any, value: Any, version: Version) -> Any:
+    """The JSON ``version`` shows of ``value``, a WSME object (or list or
+    dict of them) holding the newest representation."""
+    data = to_newest(datatype, value)
+    converter = converter_of(datatype)
+    return data if converter is None or data is None else converter.down(
+        data, version)
+
+
+def up_from(datatype: Any, data: Any, version: Version) -> Any:
+    """``data``, JSON sent at ``version``, in the newest representation."""
+    converter = converter_of(datatype)
+    return data if converter is None or data is None else converter.up(
+        data, version)
+
+
+def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
+                 version: Version) -> dict[str, Any]:
+    """Apply a JSON ``patch`` sent at ``version`` to the resource's newest
+    JSON ``newest``; return the patched newest JSON.
+
+    The patch is checked against what ``version`` shows (as by
+    :func:`~pecan_microversions.wsme.checking.check_patch`), applied to that
+    view, and written back: every field the version cannot see, top level
+    or nested, keeps its value; renamed fields land under their newest
+    names and old values are mapped up.
+
+    :raises ~pecan_microversions.core.errors.RequestError: the patch is
+        refused or cannot be applied.
+    """
+    operations = check_patch(datatype, patch, version)
+    binding = binding_of(resolve_datatype(datatype))
+    converter = converter_of(datatype)
+    if binding is None:
+        raise TypeError(f'{datatype!r} is not bound to a registry.')
+    conversion = (converter if isinstance(converter, Conversion)
+                  else binding.conversion)
+    return conversion.apply_patch(newest, operations, version)

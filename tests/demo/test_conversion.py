@@ -1,0 +1,155 @@
+"""The fleet demo's 1.9 conversions, at every version.
+
+1.9 shows the ``cancelled`` provision state (``failed`` before), makes
+``owner`` an object (its name before) and removes ``available`` (computed
+from the state before).  Controllers only ever see the newest node.
+"""
+
+import json
+
+import pytest
+
+from pecan_microversions.demo.versions import REGISTRY
+from pecan_microversions.tools.testing import Sample, field_contract_test
+
+SEED = '00000000-0000-0000-0000-000000000001'
+CANCELLED = '00000000-0000-0000-0000-000000000003'
+VERSIONS = [f'1.{minor}' for minor in range(10)]
+
+
+def hdr(version, **extra):
+    return dict({'OpenStack-API-Version': f'fleet {version}'}, **extra)
+
+
+def minor(version):
+    return int(version.split('.')[1])
+
+
+def patch(api, version, ops, uuid=SEED, **kwargs):
+    return api.patch(f'/v1/nodes/{uuid}', json.dumps(ops),
+                     headers=hdr(version, **{
+                         'Content-Type': 'application/json'}), **kwargs)
+
+
+# Keys, values and types at every version (strict, complete, values).
+test_nodes_follow_history = field_contract_test(
+    REGISTRY,
+    [Sample('/v1/nodes', 'node', collection='nodes'),
+     Sample(f'/v1/nodes/{CANCELLED}', 'node')],
+    app_fixture='api', strict=True, complete=True)
+
+
+@pytest.mark.parametrize('version', VERSIONS)
+def test_cancelled_is_failed_before_1_9(api, version):
+    node = api.get(f'/v1/nodes/{CANCELLED}', headers=hdr(version)).json
+    assert node['provision_state'] == ('cancelled' if minor(version) >= 9
+                                       else 'failed')
+
+
+@pytest.mark.parametrize('version', VERSIONS)
+def test_available_is_computed_before_1_9(api, version):
+    nodes = api.get('/v1/nodes', headers=hdr(version)).json['nodes']
+    if minor(version) >= 9:
+        assert all('available' not in n for n in nodes)
+    else:
+        assert [n['available'] for n in nodes] == [True, False, False]
+        assert [n['provision_state'] == 'available' for n in nodes] == [
+            n['available'] for n in nodes]
+
+
+@pytest.mark.parametrize('version', VERSIONS[4:])
+def test_owner_is_a_name_before_1_9_and_an_object_from_1_9(api, version):
+    owner = api.get(f'/v1/nodes/{SEED}', headers=hdr(version)).json['owner']
+    if minor(version) >= 9:
+        assert owner == {'name': 'alice', 'domain': 'default'}
+    else:
+        assert owner == 'alice'
+
+
+@pytest.mark.parametrize('version', ['1.4', '1.8'])
+def test_create_with_an_owner_name_before_1_9(api, store, version):
+    body = {'name': 'n', 'owner': 'carol',
+            ('driver' if minor(version) < 6 else 'hardware_type'): 'ipmi'}
+    created = api.post_json('/v1/nodes', body, headers=hdr(version)).json
+    assert created['owner'] == 'carol'
+    assert created['available'] is True
+    newest = api.get(f'/v1/nodes/{created["uuid"]}', headers=hdr('1.9')).json
+    assert newest['owner'] == {'name': 'carol', 'domain': 'default'}
+    assert store.get(created['uuid'])['owner_domain'] == 'default'
+
+
+def test_create_with_an_owner_object_at_1_9(api):
+    created = api.post_json('/v1/nodes', {
+        'name': 'n', 'hardware_type': 'ipmi',
+        'owner': {'name': 'carol', 'domain': 'corp'}}, headers=hdr('1.9')).json
+    assert created['owner'] == {'name': 'carol', 'domain': 'corp'}
+    assert api.get(f'/v1/nodes/{created["uuid"]}',
+                   headers=hdr('1.8')).json['owner'] == 'carol'
+
+
+@pytest.mark.parametrize('version, owner', [
+    ('1.8', {'name': 'carol'}), ('1.8', 5), ('1.9', 'carol'),
+    ('1.9', {'nom': 'carol'})])
+def test_owner_of_the_wrong_type_for_the_version_is_400(api, store, version,
+                                                         owner):
+    before = store.list()
+    response = api.post_json('/v1/nodes', {
+        'name': 'n', 'hardware_type': 'ipmi', 'owner': owner},
+        headers=hdr(version), expect_errors=True)
+    assert response.status_int == 400
+    assert 'owner' in response.json['errors'][0]['detail']
+    assert store.list() == before
+
+
+@pytest.mark.parametrize('field', ['available', 'provision_state'])
+def test_computed_and_state_fields_are_read_only(api, store, field):
+    before = store.list()
+    response = patch(api, '1.8', [{'op': 'replace', 'path': f'/{field}',
+                                   'value': False if field == 'available'
+                                   else 'active'}], expect_errors=True)
+    assert response.status_int == 400
+    assert 'read-only' in response.json['errors'][0]['detail']
+    assert store.list() == before
+
+
+def test_no_response_before_1_9_shows_cancelled(api):
+    response = api.get('/v1/nodes?sort_key=name', headers=hdr('1.8'))
+    assert 'cancelled' not in response.text
+
+
+# -- PATCH at an old version keeps what it cannot see (issue: data loss) -----
+
+@pytest.mark.parametrize('version', ['1.3', '1.5', '1.8'])
+def test_patch_at_an_old_version_keeps_newer_and_nested_fields(api, version):
+    patch(api, '1.9', [{'op': 'replace', 'path': '/owner',
+                        'value': {'name': 'alice', 'domain': 'corp'}},
+                       {'op': 'replace', 'path': '/description',
+                        'value': 'kept'}])
+    before = api.get(f'/v1/nodes/{SEED}', headers=hdr('1.9')).json
+    patch(api, version, [{'op': 'replace', 'path': '/name',
+                          'value': 'renamed'}])
+    after = api.get(f'/v1/nodes/{SEED}', headers=hdr('1.9')).json
+    assert after == dict(before, name='renamed')
+    assert after['owner'] == {'name': 'alice', 'domain': 'corp'}
+
+
+def test_patch_of_the_owner_name_before_1_9(api):
+    response = patch(api, '1.8', [{'op': 'replace', 'path': '/owner',
+                                   'value': 'dave'}])
+    assert response.json['owner'] == 'dave'
+    assert api.get(f'/v1/nodes/{SEED}', headers=hdr('1.9')).json['owner'] == {
+        'name': 'dave', 'domain': 'default'}
+
+
+def test_patch_of_the_owner_domain_at_1_9(api, store):
+    response = patch(api, '1.9', [{'op': 'replace', 'path': '/owner/domain',
+                                   'value': 'corp'}])
+    assert response.json['owner'] == {'name': 'alice', 'domain': 'corp'}
+    assert store.get(SEED)['owner_domain'] == 'corp'
+
+
+def test_patch_keeps_the_cancelled_state_shown_as_failed(api, store):
+    response = patch(api, '1.8', [{'op': 'replace', 'path': '/name',
+                                   'value': 'x'}], uuid=CANCELLED)
+    assert response.json['provision_state'] == 'failed'
+    assert store.get(CANCELLED)['provision_state'] == 'cancelled'
