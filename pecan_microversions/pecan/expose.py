@@ -140,10 +140,15 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                                'as their types.',
                                error_code='microversion.invalid_arguments')
             if isinstance(result, dict) and 'datatype' in result:
-                if (converter_of(result['datatype']) is not None
-                        and response_content_type(request)
-                        == JSON_CONTENT_TYPE):
-                    # Old values, types and computed fields: JSON only.
+                if converter_of(result['datatype']) is not None:
+                    if response_content_type(request) != JSON_CONTENT_TYPE:
+                        # Old values, types and computed fields exist in
+                        # JSON only: never answer the newest ones instead.
+                        raise APIError(
+                            'This resource changes representation between '
+                            'versions and is served as application/json '
+                            'only.', status=406,
+                            error_code='microversion.json_only')
                     return {'datatype': _JSON, 'result': from_newest(
                         result['datatype'], result.get('result'), version)}
                 response = render_json(result['result'], result['datatype'],
