@@ -14,19 +14,21 @@ import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 __all__ = ['MOVED', 'install']
 
-#: Old module path -> new module path.
-MOVED = {
+#: Old module path -> new module path (or paths, whose public names the
+#: old path then gathers).
+MOVED: dict[str, Union[str, tuple[str, ...]]] = {
     'pecan_microversions.version': 'pecan_microversions.core.version',
     'pecan_microversions.registry': 'pecan_microversions.core.registry',
     'pecan_microversions.negotiation': 'pecan_microversions.core.negotiation',
     'pecan_microversions.deprecation': 'pecan_microversions.core.deprecation',
     'pecan_microversions.fields': 'pecan_microversions.wsme.fields',
     'pecan_microversions.filtering': 'pecan_microversions.wsme.filtering',
-    'pecan_microversions.validation': 'pecan_microversions.wsme.checking',
+    'pecan_microversions.validation': ('pecan_microversions.wsme.checking',
+                                       'pecan_microversions.wsme.patching'),
     'pecan_microversions.hook': 'pecan_microversions.pecan.hook',
     'pecan_microversions.request': 'pecan_microversions.pecan.request',
     'pecan_microversions.expose': 'pecan_microversions.pecan.expose',
@@ -43,14 +45,22 @@ MOVED = {
 
 
 class _Alias(importlib.abc.Loader):
-    def __init__(self, new: str) -> None:
+    def __init__(self, new: Union[str, tuple[str, ...]]) -> None:
         self.new = new
 
     def create_module(self, spec: Any) -> ModuleType:
-        warnings.warn(f'{spec.name} has moved to {self.new}; the old path '
-                      'will be removed in the next release.',
+        names = (self.new,) if isinstance(self.new, str) else self.new
+        warnings.warn(f'{spec.name} has moved to {" and ".join(names)}; '
+                      'the old path will be removed in the next release.',
                       DeprecationWarning, stacklevel=2)
-        module = importlib.import_module(self.new)
+        modules = [importlib.import_module(name) for name in names]
+        if len(modules) == 1:
+            module = modules[0]
+        else:
+            module = ModuleType(spec.name, modules[0].__doc__)
+            for part in modules:
+                for name in getattr(part, '__all__', ()):
+                    setattr(module, name, getattr(part, name))
         sys.modules[spec.name] = module
         return module
 

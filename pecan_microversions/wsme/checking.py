@@ -351,13 +351,3 @@ def join_label(label: str, name: str) -> str:
 
 def _subject(label: str) -> str:
     return f'Field {label!r}' if label else 'The body'
-
-
-
-def __getattr__(name: str) -> Any:
-    """``apply_patch`` moved to :mod:`pecan_microversions.wsme.patching`
-    (which builds on this module); the old name still resolves."""
-    if name == 'apply_patch':
-        from pecan_microversions.wsme.patching import apply_patch
-        return apply_patch
-    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

@@ -8,12 +8,12 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
     JsonPatchOperation,
-    apply_patch,
     body_too_deep,
     check_body,
     check_patch,
 )
 from pecan_microversions.wsme.fields import versioned, versioned_resource
+from pecan_microversions.wsme.patching import apply_patch
 
 HISTORY = [('1.0', 'a'), ('1.1', 'b'), ('1.2', 'c'), ('1.3', 'd')]
 V0, V1, V2, V3 = (Version(1, n) for n in range(4))
