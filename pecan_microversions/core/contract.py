@@ -14,7 +14,7 @@ from pecan_microversions.core.errors import InvalidDeclarationError, RequestErro
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
 
-__all__ = ['ValueRange', 'ValueRule', 'value_rule']
+__all__ = ['ValueRange', 'ValueRule', 'declare_ranged', 'value_rule']
 
 #: A value's range: ``None`` (always), ``'X.Y'`` (its min_version) or a pair
 #: ``(min_version, max_version)`` in which either may be ``None``.
@@ -123,3 +123,22 @@ def value_rule(registry: VersionRegistry, kind: str, owner: str, name: str,
                                        low, high)
         ranges[value] = declaration.range
     return ValueRule(ranges, registry.versions, items)
+
+
+def declare_ranged(registry: VersionRegistry, kind: str, owner: str,
+                   name: str, min_version: Optional[VersionLike],
+                   max_version: Optional[VersionLike],
+                   values: Optional[Mapping[Any, ValueRange]]
+                   ) -> tuple[tuple[Optional[Version], Optional[Version]],
+                              Optional[ValueRule]]:
+    """Declare a free-form ranged thing (a plain-dict field, a query
+    parameter) and, if given, its values (kind ``<kind>_value``).
+
+    :return: its range as ``(min_version, max_version)`` and its value
+        rule, or ``None`` when any value is allowed.
+    """
+    declaration = registry.declare(kind, owner, name, min_version,
+                                   max_version)
+    rule = None if values is None else value_rule(
+        registry, f'{kind}_value', owner, name, None, values)
+    return (declaration.min_version, declaration.max_version), rule

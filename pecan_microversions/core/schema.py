@@ -48,7 +48,11 @@ from pecan_microversions.core.checking import (
     patch_error,
     pointer_parts,
 )
-from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
+from pecan_microversions.core.contract import (
+    ValueRange,
+    ValueRule,
+    declare_ranged,
+)
 from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.registry import VersionRegistry
@@ -127,13 +131,11 @@ class Schema:
                 raise InvalidDeclarationError(
                     f'Schema {resource!r}: {name} must be a field(...), not '
                     f'{spec!r}.')
-            declaration = registry.declare('field', resource, name,
-                                           spec.min_version, spec.max_version)
-            self.ranges[name] = (declaration.min_version,
-                                 declaration.max_version)
-            if spec.values is not None:
-                self.values[name] = value_rule(
-                    registry, 'field_value', resource, name, None, spec.values)
+            self.ranges[name], rule = declare_ranged(
+                registry, 'field', resource, name, spec.min_version,
+                spec.max_version, spec.values)
+            if rule is not None:
+                self.values[name] = rule
         self.groups = _rename_groups(resource, self.fields, self.ranges)
         #: converts documents between versions (see :meth:`patch_newest`)
         self.conversion = Conversion(registry, resource, _specs(

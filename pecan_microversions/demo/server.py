@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import logging
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Optional
 
 import cheroot.server
 from cheroot import wsgi
@@ -112,3 +114,27 @@ def serve(app: Callable[..., Any], host: str, port: int,
         ready.set()
     server.serve()
     LOG.info('Stopped.')
+
+
+def run_command(prog: str, description: str, make_app: Callable[[], Any],
+                argv: Optional[list[str]] = None,
+                name: str = 'fleet demo') -> int:
+    """``--host`` and ``--port`` from ``argv``, then serve ``make_app()``
+    until a signal; the exit status (1 when the address is taken)."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument('--host', default='127.0.0.1',
+                        help='address to listen on (default: %(default)s)')
+    parser.add_argument('--port', type=int, default=8080,
+                        help='port to listen on, 0 for any free one '
+                             '(default: %(default)s)')
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format='%(asctime)s %(levelname)s %(name)s %(message)s')
+    try:
+        serve(make_app(), args.host, args.port, name=name)
+    except OSError as exc:
+        LOG.error('Cannot listen on %s:%d: %s. If the port is taken, choose '
+                  'another with --port (for example --port 8081, or --port 0 '
+                  'for any free port).', args.host, args.port, exc)
+        return 1
+    return 0

@@ -52,7 +52,7 @@ from pecan_microversions import (
 )
 from pecan_microversions.core.rendering import wsme_fault
 from pecan_microversions.core.schema import Schema, field
-from pecan_microversions.examples.command import run
+from pecan_microversions.demo.server import run_command
 from pecan_microversions.examples.envelope import ErrorMessageEnvelope
 
 __all__ = ['NODE', 'REGISTRY', 'main', 'make_app']
@@ -219,9 +219,9 @@ def make_app() -> Any:
 
 def main(argv: Optional[list[str]] = None) -> int:
     """Serve the example until SIGINT or SIGTERM."""
-    return run('python -m pecan_microversions.examples.ironic_style',
-               'Serve the Ironic-style example (baremetal 1.1 to 1.6).',
-               make_app, 'ironic-style example', argv)
+    return run_command('python -m pecan_microversions.examples.ironic_style',
+                       'Serve the Ironic-style example (baremetal 1.1 to 1.6).',
+                       make_app, argv, name='ironic-style example')
 
 
 if __name__ == '__main__':

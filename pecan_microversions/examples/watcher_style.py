@@ -55,7 +55,7 @@ from pecan_microversions import (
     versioned_wsexpose,
 )
 from pecan_microversions.core.rendering import wsme_fault
-from pecan_microversions.examples.command import run
+from pecan_microversions.demo.server import run_command
 from pecan_microversions.examples.envelope import ErrorMessageEnvelope
 
 __all__ = ['REGISTRY', 'Audit', 'AuditCollection', 'main', 'make_app']
@@ -215,9 +215,9 @@ def make_app() -> Any:
 
 def main(argv: Optional[list[str]] = None) -> int:
     """Serve the example until SIGINT or SIGTERM."""
-    return run('python -m pecan_microversions.examples.watcher_style',
-               'Serve the Watcher-style example (infra-optim 1.0 to 1.5).',
-               make_app, 'watcher-style example', argv)
+    return run_command('python -m pecan_microversions.examples.watcher_style',
+                       'Serve the Watcher-style example (infra-optim 1.0 to 1.5).',
+                       make_app, argv, name='watcher-style example')
 
 
 if __name__ == '__main__':

@@ -110,8 +110,11 @@ def check_encoding(environ: Mapping[str, Any]) -> None:
 
 
 def check_sources(request: Any, definition: Any, patch_of: Any,
-                  version: Version, formats: frozenset[str]) -> None:
+                  version: Version, formats: frozenset[str]) -> Any:
     """Refuse, before WSME reads them, arguments that cannot be checked.
+
+    :return: the parsed JSON body, or ``None`` for no JSON body (or one
+        WSME will refuse as malformed).
 
     :param request: the WebOb request.
     :param definition: the method's ``wsme.api.FunctionDefinition``.
@@ -128,7 +131,7 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
         if wants_body and request.method in ('POST', 'PUT', 'PATCH'):
             raise APIError('This request needs a body.',
                            error_code='microversion.missing_body')
-        return
+        return None
     media_type = request.content_type
     found = media_format(media_type)
     if found is None or found not in formats:
@@ -139,8 +142,8 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
             error_code='microversion.unsupported_media_type')
     # The charset was checked by the hook (check_encoding), before routing.
     if found == 'json':
-        _check_json(body, definition, patch_of, version)
-    elif found == 'xml':
+        return _check_json(body, definition, patch_of, version)
+    if found == 'xml':
         _check_xml(body)
     else:
         form = request.POST
@@ -150,6 +153,7 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
         if '__body__' in form:
             raise _dunder_body()
         _check_keys(definition, form, 'form field')
+    return None
 
 
 def _dunder_body() -> APIError:
@@ -159,7 +163,7 @@ def _dunder_body() -> APIError:
 
 
 def _check_json(body: bytes, definition: Any, patch_of: Any,
-                version: Version) -> None:
+                version: Version) -> Any:
     try:
         text = body.decode('utf-8')
     except UnicodeDecodeError as exc:
@@ -172,7 +176,7 @@ def _check_json(body: bytes, definition: Any, patch_of: Any,
                        'one object.',
                        error_code='microversion.invalid_body') from None
     except ValueError:
-        return  # WSME answers 400 "not in valid JSON format"
+        return None  # WSME answers 400 "not in valid JSON format"
     except RecursionError:
         raise body_too_deep() from None
     wants_body = patch_of is not None or definition.body_type is not None
@@ -192,6 +196,7 @@ def _check_json(body: bytes, definition: Any, patch_of: Any,
                                version, argument.name)
     except RecursionError:
         raise body_too_deep() from None
+    return data
 
 
 class _DuplicateKey(ValueError):
@@ -316,12 +321,12 @@ def _received(datatype: Any, value: Any, version: Version,
     for attr in wtypes.list_attributes(type(value)):
         field = f'{label}.{attr.name}'
         sent = _sent(attr, value)
+        mandatory = is_mandatory(attr, binding, attr.name, version)
         if sent is wtypes.Unset:
-            if is_mandatory(attr, binding, attr.name, version):
+            if mandatory:
                 raise APIError(f'Mandatory field {field!r} is missing.',
                                error_code='microversion.missing_field')
             continue
-        mandatory = is_mandatory(attr, binding, attr.name, version)
         if not check_member(binding, attr.name, sent, version, field,
                             readonly=attr.readonly, mandatory=mandatory):
             continue  # a null the registry takes as absent

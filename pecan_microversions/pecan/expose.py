@@ -36,7 +36,6 @@ from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.arguments import (
     check_received,
     check_sources,
-    media_format,
 )
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.params import declared_parameters
@@ -125,12 +124,12 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             version = get_version()
             request = pecan.request
             try:
-                check_sources(request, definition, target, version,
-                              get_registry().request_formats)
+                data = check_sources(request, definition, target, version,
+                                     get_registry().request_formats)
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
-            if body_converter is not None:
-                _convert_body(request, definition, version)
+            if body_converter is not None and data is not None:
+                _convert_body(request, definition, data, version)
             request.environ[_REACHED_KEY] = False
             result = exposed(self, *args, **kwargs)
             if not request.environ.pop(_REACHED_KEY, True) and \
@@ -164,15 +163,11 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
     return decorate
 
 
-def _convert_body(request: Any, definition: Any, version: Version) -> None:
-    """Give WSME the newest representation of a JSON body (old names,
-    values and types up); it was checked at ``version`` already."""
-    if not request.body or media_format(request.content_type) != 'json':
-        return
-    try:
-        data = json.loads(request.body)
-    except ValueError:
-        return  # WSME answers 400 "not in valid JSON format"
+def _convert_body(request: Any, definition: Any, data: Any,
+                  version: Version) -> None:
+    """Give WSME the newest representation of ``data``, the parsed JSON
+    body (old names, values and types up); it was checked at ``version``
+    already."""
     request.body = json.dumps(
         up_from(definition.body_type, data, version)).encode('utf-8')
     request.environ[_CONVERTED_KEY] = definition.arguments[-1].name

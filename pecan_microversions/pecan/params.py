@@ -32,7 +32,11 @@ from typing import Any, Optional, TypeVar
 import pecan
 
 from pecan_microversions.compat import function_definition, is_wsme_function
-from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
+from pecan_microversions.core.contract import (
+    ValueRange,
+    ValueRule,
+    declare_ranged,
+)
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
@@ -106,14 +110,11 @@ class ParamRules:
                 raise InvalidDeclarationError(
                     f'query_params({owner!r}): {name}= must be a param(...), '
                     f'not {spec!r}.')
-            declaration = registry.declare('query_parameter', owner, name,
-                                           spec.min_version, spec.max_version)
-            self.ranges[name] = (declaration.min_version,
-                                 declaration.max_version)
-            if spec.values is not None:
-                self.values[name] = value_rule(
-                    registry, 'query_parameter_value', owner, name, None,
-                    spec.values)
+            self.ranges[name], rule = declare_ranged(
+                registry, 'query_parameter', owner, name, spec.min_version,
+                spec.max_version, spec.values)
+            if rule is not None:
+                self.values[name] = rule
         self.available = {
             v: frozenset(n for n, r in self.ranges.items() if v.matches(*r))
             for v in registry.versions}
