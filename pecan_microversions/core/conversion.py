@@ -247,7 +247,14 @@ class Conversion:
         if value is None:
             return None
         for fn in step.up:
-            value = fn(value)
+            try:
+                value = fn(value)
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                # A service's up-conversion refusing what a client sent.
+                raise RequestError(
+                    f'Field {step.key!r} of {self.resource} cannot be read '
+                    f'at version {version}: {exc}',
+                    error_code='microversion.invalid_value') from None
         if step.nested is not None:
             value = step.nested.up(value, version)
         return value

@@ -176,3 +176,12 @@ def test_a_plain_dict_schema_converts_and_patches_with_the_same_engine():
                                       'value': 'x'}], V(1, 2))
     assert diff(reg, '1.1', '1.2')['changed']['rename'] == {
         'node': ['driver->hardware_type']}
+
+
+def test_an_up_conversion_refusing_a_value_is_a_400_not_a_500():
+    # int('fast') fails in the declared up-conversion of a retyped field.
+    with pytest.raises(RequestError) as caught:
+        node().up({'ports': [{'address': 'a', 'speed': 'fast'}]}, V(1, 0))
+    assert caught.value.code == 400
+    assert caught.value.error_code == 'microversion.invalid_value'
+    assert "'speed' of port" in caught.value.detail
