@@ -227,10 +227,14 @@ def _check_xml(body: bytes) -> None:
 
 def _check_keys(definition: Any, params: Any, what: str) -> None:
     """Each ``arg.attr[i]...`` key must walk the argument's type."""
-    arguments = {a.name: a.datatype for a in definition.arguments}
+    arguments = None  # built only for a request with such a key
     for key in params.keys():
         name = root_name(key)
-        if name in arguments and name != key:
+        if name == key:
+            continue
+        if arguments is None:
+            arguments = {a.name: a.datatype for a in definition.arguments}
+        if name in arguments:
             _walk_key(arguments[name], name, key[len(name):], key, what)
 
 
