@@ -42,13 +42,13 @@ from pecan_microversions.core.representations import (
 )
 from pecan_microversions.core.version import Version
 
-__all__ = ['Conversion', 'DictOf', 'ListOf']
+__all__ = ['Conversion', 'DictOf', 'FieldStep', 'ListOf']
 
 _Fn = Callable[[Any], Any]
 
 
-class _Step(NamedTuple):
-    """One field at one version."""
+class FieldStep(NamedTuple):
+    """One field at one version: how :meth:`Conversion.down` writes it."""
 
     name: str                   # newest name
     key: str                    # name at the version
@@ -56,6 +56,7 @@ class _Step(NamedTuple):
     down: tuple[_Fn, ...]       # newest -> version, in order
     up: tuple[_Fn, ...]         # version -> newest, in order
     nested: Optional[Converter]  # None where a retype owns the value
+    retyped: bool               # a Retype applies: ``down`` owns the value
 
 
 class Conversion:
@@ -76,8 +77,8 @@ class Conversion:
         self.old_names = frozenset(c.old_name for f in self.fields
                                    for c in f.changes
                                    if isinstance(c, Renamed))
-        self._plans: dict[Version, tuple[_Step, ...]] = {}
-        self._by_key: dict[Version, dict[str, _Step]] = {}
+        self._plans: dict[Version, tuple[FieldStep, ...]] = {}
+        self._by_key: dict[Version, dict[str, FieldStep]] = {}
         bounds = {f.name: change_bounds(registry, resource, f)
                   for f in self.fields}
         for version in registry.versions:
@@ -106,7 +107,7 @@ class Conversion:
     # -- compiling -------------------------------------------------------------
 
     def _step(self, spec: FieldSpec, bounds: Mapping[int, Version],
-              version: Version) -> _Step:
+              version: Version) -> FieldStep:
         applying = sorted((c for c in spec.changes if bounds[id(c)] >= version),
                           key=lambda c: bounds[id(c)], reverse=True)
         key = spec.name
@@ -126,10 +127,15 @@ class Conversion:
                 retyped = True
                 down.append(change.down)
                 up.insert(0, change.up)
-        return _Step(spec.name, key, compute, tuple(down), tuple(up),
-                     None if retyped else spec.nested)
+        return FieldStep(spec.name, key, compute, tuple(down), tuple(up),
+                         None if retyped else spec.nested, retyped)
 
     # -- converting ------------------------------------------------------------
+
+    def plan(self, version: Version) -> tuple[FieldStep, ...]:
+        """The fields ``version`` has, in the order its documents show them,
+        each with what :meth:`down` does to it (compiled once, at import)."""
+        return self._plans[version]
 
     def keys(self, version: Version) -> frozenset[str]:
         """The public names of the fields ``version`` has."""
@@ -243,7 +249,7 @@ class Conversion:
                                error_code='microversion.patch_failed') from None
         return self.merge(newest, shown, patched, version)
 
-    def _up_value(self, step: _Step, value: Any, version: Version) -> Any:
+    def _up_value(self, step: FieldStep, value: Any, version: Version) -> Any:
         if value is None:
             return None
         for fn in step.up:

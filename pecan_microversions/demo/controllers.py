@@ -44,7 +44,13 @@ from pecan_microversions import (
     visible_fields,
 )
 from pecan_microversions.demo.store import NodeStore
-from pecan_microversions.demo.types import PATCHABLE, Node, NodeCollection, NodeStates
+from pecan_microversions.demo.types import (
+    PATCHABLE,
+    Node,
+    NodeCollection,
+    NodeStates,
+    node_data,
+)
 from pecan_microversions.demo.versions import REGISTRY
 from pecan_microversions.tools.openapi import OpenAPIEndpoint
 
@@ -111,7 +117,7 @@ class NodesController(VersionedRestController):
                 hardware_type: Optional[str] = None,
                 owner: Optional[str] = None, sort_key: str = 'created_at',
                 sort_dir: str = 'asc', limit: Optional[str] = None,
-                marker: Optional[str] = None) -> NodeCollection:
+                marker: Optional[str] = None) -> dict[str, Any]:
         nodes = self.store.list()
         wanted_driver = driver if hardware_type is None else hardware_type
         if wanted_driver is not None:
@@ -133,17 +139,19 @@ class NodesController(VersionedRestController):
                     f'marker {marker!r} is not a node of this listing.',
                     'fleet.invalid_marker')
             nodes = nodes[position + 1:]
-        collection = NodeCollection()
+        # Plain dicts in the newest representation: the collection's
+        # compiled view writes them at the request's version.
+        collection: dict[str, Any] = {}
         if page_size is not None and len(nodes) > page_size:
             nodes = nodes[:page_size]
-            collection.next = _next_url(nodes[-1]['uuid'])
+            collection['next'] = _next_url(nodes[-1]['uuid'])
         base = _base_url()
-        collection.nodes = [Node.from_stored(n, base) for n in nodes]
+        collection['nodes'] = [node_data(n, base) for n in nodes]
         return collection
 
     @versioned_wsexpose(Node, wtypes.text)
-    def get_one(self, uuid: str) -> Node:
-        return Node.from_stored(self._stored(uuid), _base_url())
+    def get_one(self, uuid: str) -> dict[str, Any]:
+        return node_data(self._stored(uuid), _base_url())
 
     def _create(self, node: Node) -> dict[str, Any]:
         # The body arrives in the newest representation whatever the version:
@@ -157,14 +165,14 @@ class NodesController(VersionedRestController):
 
     @api_version(REGISTRY, '1.0', '1.4', endpoint='POST /v1/nodes')
     @versioned_wsexpose(Node, body=Node)
-    def post(self, node: Node) -> Node:
-        return Node.from_stored(self._create(node), _base_url())
+    def post(self, node: Node) -> dict[str, Any]:
+        return node_data(self._create(node), _base_url())
 
     @post.version('1.5')  # type: ignore[no-redef]
     @versioned_wsexpose(Node, body=Node, status_code=201)
-    def post(self, node: Node) -> Node:  # noqa: F811
-        created = Node.from_stored(self._create(node), _base_url())
-        pecan.response.headers['Location'] = created.links[0].href
+    def post(self, node: Node) -> dict[str, Any]:  # noqa: F811
+        created = node_data(self._create(node), _base_url())
+        pecan.response.headers['Location'] = created['links'][0]['href']
         return created
 
     @api_version(REGISTRY, '1.3', missing_status=405,
@@ -189,8 +197,8 @@ class NodesController(VersionedRestController):
         with self.store.updating(uuid) as stored:
             if stored is None:
                 raise _not_found(uuid)
-            newest = wsme.rest.json.tojson(
-                Node, Node.from_stored(stored, _base_url()))
+            newest = response_json(Node, node_data(stored, _base_url()),
+                                   REGISTRY.max_version)
             # Applied to the newest node: what this version cannot see
             # (newer fields, nested ones, the owner's domain) is kept.
             patched = patch_newest(Node, newest, operations)
@@ -215,8 +223,7 @@ class NodesController(VersionedRestController):
             stored['owner'] = None if owner is None else owner.name
             stored['owner_domain'] = None if owner is None else owner.domain
         # Leaving the block stored the draft; answer with what is stored now.
-        return response_json(Node, Node.from_stored(self._stored(uuid),
-                                                    _base_url()))
+        return response_json(Node, node_data(self._stored(uuid), _base_url()))
 
 
 def _value(value: Any) -> Any:

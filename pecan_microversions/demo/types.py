@@ -81,7 +81,7 @@ class Node(wtypes.Base):
 
     @classmethod
     def from_stored(cls, stored: dict[str, Any], base_url: str) -> Node:
-        """The newest node; responses convert it to the request's version."""
+        """The newest node as a WSME object (see :func:`node_data`)."""
         owner = None if stored['owner'] is None else Owner(
             name=stored['owner'], domain=stored['owner_domain'] or 'default')
         return cls(uuid=stored['uuid'], name=stored['name'],
@@ -91,6 +91,26 @@ class Node(wtypes.Base):
                    provision_state=stored['provision_state'],
                    links=[Link(rel='self',
                                href=f'{base_url}/v1/nodes/{stored["uuid"]}')])
+
+
+def node_data(stored: dict[str, Any], base_url: str) -> dict[str, Any]:
+    """The newest node as a plain dict keyed by public names.
+
+    What the controllers return: ``versioned_wsexpose(Node)`` writes it at
+    the request's version with the node's compiled view, as it would a
+    :class:`Node` object, without building WSME objects.
+    """
+    owner = stored['owner']
+    uuid = stored['uuid']
+    return {'uuid': uuid, 'name': stored['name'],
+            'created_at': stored['created_at'],
+            'hardware_type': stored['driver'],
+            'description': stored['description'],
+            'owner': None if owner is None else {
+                'name': owner, 'domain': stored['owner_domain'] or 'default'},
+            'provision_state': stored['provision_state'],
+            'links': [{'rel': 'self',
+                       'href': f'{base_url}/v1/nodes/{uuid}'}]}
 
 
 @versioned_resource(REGISTRY, 'node_collection')

@@ -16,6 +16,7 @@ from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version
 from pecan_microversions.wsme import checking, conversion, filtering, patching
+from pecan_microversions.wsme.views import view
 
 __all__ = ['apply_patch', 'check_body', 'check_patch', 'filter_response',
            'patch_newest', 'response_json']
@@ -86,5 +87,5 @@ def response_json(datatype: Any, value: Any,
     dict of them) holding the newest representation: hidden fields left
     out, old names, values and types, computed fields.  For methods exposed
     with ``pecan.expose('json')``; ``versioned_wsexpose`` does it for you."""
-    return conversion.from_newest(
-        datatype, value, get_version() if version is None else version)
+    return view(datatype, get_version() if version is None else version)(
+        value)

@@ -30,7 +30,7 @@ from typing import Any, Optional
 import pecan
 from wsmeext.pecan import wsexpose
 
-from pecan_microversions.compat import function_definition, response_content_type
+from pecan_microversions.compat import function_definition
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.arguments import (
@@ -39,15 +39,10 @@ from pecan_microversions.pecan.arguments import (
 )
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.params import declared_parameters
-from pecan_microversions.pecan.rendering import JSON_CONTENT_TYPE, render_json
+from pecan_microversions.pecan.rendering import render_json
 from pecan_microversions.pecan.request import get_registry, get_version
 from pecan_microversions.wsme.checking import resolve_datatype
-from pecan_microversions.wsme.conversion import (
-    JSONValue,
-    converter_of,
-    from_newest,
-    up_from,
-)
+from pecan_microversions.wsme.conversion import converter_of, up_from
 from pecan_microversions.wsme.fields import check_bound
 from pecan_microversions.wsme.filtering import (
     drop_unavailable_nulls,
@@ -62,7 +57,6 @@ _REACHED_KEY = 'pecan_microversions.arguments_read'
 #: Set in the environ when the JSON body was converted up to the newest
 #: representation (it was checked at the request's version before).
 _CONVERTED_KEY = 'pecan_microversions.body_converted'
-_JSON = JSONValue()
 
 
 def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
@@ -139,21 +133,17 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                                'as their types.',
                                error_code='microversion.invalid_arguments')
             if isinstance(result, dict) and 'datatype' in result:
-                if converter_of(result['datatype']) is not None:
-                    if response_content_type(request) != JSON_CONTENT_TYPE:
-                        # Old values, types and computed fields exist in
-                        # JSON only: never answer the newest ones instead.
-                        raise APIError(
-                            'This resource changes representation between '
-                            'versions and is served as application/json '
-                            'only.', status=406,
-                            error_code='microversion.json_only')
-                    return {'datatype': _JSON, 'result': from_newest(
-                        result['datatype'], result.get('result'), version)}
                 response = render_json(result['result'], result['datatype'],
                                        version)
                 if response is not None:
                     return response
+                if converter_of(result['datatype']) is not None:
+                    # Old values, types and computed fields exist in JSON
+                    # only: never answer the newest ones instead.
+                    raise APIError(
+                        'This resource changes representation between '
+                        'versions and is served as application/json only.',
+                        status=406, error_code='microversion.json_only')
                 filter_response(result.get('result'), version)
             return result
 

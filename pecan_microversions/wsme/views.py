@@ -13,10 +13,13 @@ plain data without building WSME objects.  :func:`encode` adds
 ``json.dumps`` as ``wsmeext.pecan`` does, so the bytes are WSME's.
 
 The attributes a (type, version) shows, their order and renamed values come
-from the type's :class:`~pecan_microversions.wsme.fields.Binding`; the
-compiled function is cached.  Down-conversion plugs in per (type, version)
-through :func:`field_converters`: a table from attribute key to a function
-applied to that attribute's JSON value.
+from the type's :class:`~pecan_microversions.wsme.fields.Binding`.  A type
+that declares changes of representation (``changes=``, see
+:doc:`conversion`) is written from its newest representation the way
+:func:`~pecan_microversions.wsme.conversion.from_newest` writes it (old
+names, mapped values, old types, computed fields), in the same one pass.
+The compiled function is cached; :mod:`pecan_microversions.wsme.
+object_views` generates it.
 
 Datatypes WSME's ``tojson`` was extended for (``tojson.when_object`` or
 ``when_type`` beyond WSME's own), and objects whose class is not the
@@ -28,48 +31,39 @@ from __future__ import annotations
 import datetime
 import decimal
 import json
-from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
 from wsme import types as wtypes
 from wsme.rest.json import tojson
 
-from pecan_microversions.compat import (
-    DATAHOLDER_KEY,
-    NO_VALUES,
-    plain_attribute,
-)
-from pecan_microversions.core.errors import (
-    InvalidDeclarationError,
-    UnknownVersionError,
-)
+from pecan_microversions.compat import plain_attribute
+from pecan_microversions.core.conversion import Conversion
+from pecan_microversions.core.errors import UnknownVersionError
 from pecan_microversions.core.version import Version
+from pecan_microversions.wsme.conversion import converter_of
 from pecan_microversions.wsme.fields import VersionedAttr, binding_of
 from pecan_microversions.wsme.filtering import filter_response
+from pecan_microversions.wsme.object_views import (
+    Compute,
+    Entry,
+    Read,
+    View,
+    object_view,
+    plain_dict,
+    plain_list,
+)
 
-__all__ = ['View', 'encode', 'field_converters', 'view']
+__all__ = ['View', 'encode', 'view']
 
-#: A compiled view: value -> JSON-ready data.
-View = Callable[[Any], Any]
-_views: dict[tuple[Any, Version], View] = {}
+#: Compiled views by (datatype, version); version ``None``: the newest
+#: representation, every attribute (what a computed field reads).
+_views: dict[tuple[Any, Optional[Version]], View] = {}
 _Unset = wtypes.Unset
 _IDENTITY_TYPES = (wtypes.text, str, int, float, bool)
 _ISOFORMAT_TYPES = (datetime.date, datetime.time, datetime.datetime)
 #: VersionedAttr reads like wsattr when it has no default to hide.
 _DELEGATING = (VersionedAttr.__get__,)
 _WSME_OBJECTS = frozenset((bytes, decimal.Decimal) + _ISOFORMAT_TYPES)
-
-
-def field_converters(cls: type, version: Version
-                     ) -> Mapping[str, Callable[[Any], Any]]:
-    """Down-conversions of ``cls``'s attributes at ``version``.
-
-    Attribute key -> function of the attribute's JSON value returning the
-    JSON value ``version`` shows; consulted once per (type, version) when
-    its view is compiled.  No attribute converts yet: version conversion
-    (value maps, retypes) supplies this table.
-    """
-    return {}
 
 
 def view(datatype: Any, version: Version) -> View:
@@ -97,7 +91,7 @@ def encode(value: Any, datatype: Any, version: Version) -> str:
     return json.dumps(view(datatype, version)(value))
 
 
-def _compile(datatype: Any, version: Version,
+def _compile(datatype: Any, version: Optional[Version],
              building: dict[Any, list[View]]) -> View:
     key = (datatype, version)
     try:
@@ -106,15 +100,15 @@ def _compile(datatype: Any, version: Version,
         pass
     except TypeError:  # an unhashable datatype: not cached
         return _build(datatype, version, building)
-    if isinstance(datatype, type) and datatype in building:
-        cell = building[datatype]  # a cycle: resolved once built
+    if isinstance(datatype, type) and key in building:
+        cell = building[key]  # a cycle: resolved once built
         return lambda value: cell[0](value)
     result = _build(datatype, version, building)
     _views[key] = result
     return result
 
 
-def _build(datatype: Any, version: Version,
+def _build(datatype: Any, version: Optional[Version],
            building: dict[Any, list[View]]) -> View:
     datatype = _normal(datatype)
     if _extended(datatype):
@@ -149,8 +143,10 @@ def _extended(datatype: Any) -> bool:
             and tojson.has_type(kind))
 
 
-def _generic(datatype: Any, version: Version) -> View:
+def _generic(datatype: Any, version: Optional[Version]) -> View:
     def convert(value: Any) -> Any:
+        if version is None:  # the newest representation: everything
+            return tojson(datatype, value)
         return tojson(datatype, filter_response(value, version))
     return convert
 
@@ -179,23 +175,9 @@ def _user(datatype: Any, base: View) -> View:
     return convert
 
 
-def _plain_list(value: Any) -> Any:
-    """A list of plain values: shared when it is one (json.dumps writes it
-    as WSME's copy)."""
-    return value if value is None or value.__class__ is list else list(value)
-
-
-def _plain_dict(value: Any) -> Any:
-    return value if value is None or value.__class__ is dict else dict(value)
-
-
-#: Views the generated code inlines as ``value if value.__class__ is ...``.
-_SHARED = {_plain_list: 'list', _plain_dict: 'dict'}
-
-
 def _array(item: View) -> View:
     if item is _identity:
-        return _plain_list
+        return plain_list
 
     def convert(value: Any) -> Any:
         return None if value is None else [item(v) for v in value]
@@ -204,7 +186,7 @@ def _array(item: View) -> View:
 
 def _dict(key: View, item: View) -> View:
     if key is _identity and item is _identity:
-        return _plain_dict
+        return plain_dict
 
     def convert(value: Any) -> Any:
         if value is None:
@@ -213,118 +195,98 @@ def _dict(key: View, item: View) -> View:
     return convert
 
 
-def _complex(cls: type, version: Version,
+def _complex(cls: type, version: Optional[Version],
              building: dict[Any, list[View]]) -> View:
-    binding = binding_of(cls)
-    hidden: tuple[str, ...] = ()
-    sync: dict[str, tuple[str, ...]] = {}
-    if binding is not None:
-        if version not in binding.hidden:
-            raise UnknownVersionError(
-                f'Version {version} is not in the history of the '
-                f'{binding.registry.service_type} registry that '
-                f'{cls.__qualname__} is bound to.')
-        hidden = binding.hidden[version]
-        sync = dict(binding.sync[version])
+    binding = None if version is None else binding_of(cls)
+    if binding is not None and version not in binding.hidden:
+        raise UnknownVersionError(
+            f'Version {version} is not in the history of the '
+            f'{binding.registry.service_type} registry that '
+            f'{cls.__qualname__} is bound to.')
     cell: list[View] = []
-    building[cls] = cell
-    converters = field_converters(cls, version)
-    fields: list[_Field] = []
-    for attr in wtypes.list_attributes(cls):
-        if attr.key in hidden:
-            continue
-        convert: Optional[View] = _compile(attr.datatype, version, building)
-        extra = converters.get(attr.key)
-        if extra is not None:
-            convert = _chain(convert, extra)  # type: ignore[arg-type]
-        fields.append((attr.name, attr.key, attr.default,
-                       None if convert is _identity else convert,
-                       not _plain_read(attr), sync.get(attr.key, ())))
-    del building[cls]
-    result = _make_object(cls, version, tuple(fields))
+    building[(cls, version)] = cell
+    converter = None if binding is None else converter_of(cls)
+    if isinstance(converter, Conversion):
+        assert binding is not None and version is not None
+        entries = _converted(cls, binding, version, building)
+
+        def fallback(value: Any) -> Any:
+            return converter.down(tojson(cls, value), version)
+    else:
+        entries = _plain(cls, binding, version, building)
+        fallback = _generic(cls, version)
+    del building[(cls, version)]
+    result = object_view(cls, entries, fallback)
     cell.append(result)
     return result
 
 
-#: (JSON name, key, default, converter or None, read through the
-#: descriptor, keys of the renamed attribute's other names)
-_Field = tuple[str, str, Any, Optional[View], bool, tuple[str, ...]]
+def _read(attr: Any, others: tuple[str, ...] = (),
+          names: Optional[dict[str, str]] = None, **fields: Any) -> Read:
+    """The :class:`Read` entry of ``attr`` (``others``: keys of its other
+    names, ``names`` maps them to public names)."""
+    return Read(attr.name, attr.key, attr.default, not _plain_read(attr),
+                tuple((k, names[k]) for k in others) if names else (),
+                **fields)
+
+
+def _plain(cls: type, binding: Any, version: Optional[Version],
+           building: dict[Any, list[View]]) -> list[Entry]:
+    """Entries of a type shown as WSME shows it after filtering: the
+    attributes ``version`` has, in declaration order (renamed ones carrying
+    the value set under any of their names)."""
+    hidden: tuple[str, ...] = ()
+    sync: dict[str, tuple[str, ...]] = {}
+    if binding is not None:
+        hidden = binding.hidden[version]
+        sync = dict(binding.sync[version])
+    attributes = wtypes.list_attributes(cls)
+    names = {a.key: a.name for a in attributes}
+    return [_read(attr, sync.get(attr.key, ()), names, shown_as=attr.name,
+                  convert=_view_or_none(attr.datatype, version, building))
+            for attr in attributes if attr.key not in hidden]
+
+
+def _converted(cls: type, binding: Any, version: Version,
+               building: dict[Any, list[View]]) -> list[Entry]:
+    """Entries of a type that declares changes of representation, as
+    :meth:`~pecan_microversions.core.conversion.Conversion.down` writes its
+    newest JSON: old names, mapped values, old types, computed fields."""
+    plan = binding.conversion.plan(version)
+    computing = any(step.compute is not None for step in plan)
+    attributes = wtypes.list_attributes(cls)
+    names = {a.key: a.name for a in attributes}
+    groups = {group[0]: group[1:] for group in binding.groups}
+    entries: list[Entry] = []
+    read: set[str] = set()
+    for step in plan:
+        if step.compute is not None:
+            entries.append(Compute(step.key, step.compute))
+            continue
+        attr = binding.by_name[step.name]
+        read.add(attr.key)
+        newest = _view_or_none(attr.datatype, None, building)
+        entries.append(_read(
+            attr, groups.get(attr.key, ()), names, shown_as=step.key,
+            convert=newest if step.retyped else _view_or_none(
+                attr.datatype, version, building),
+            down=step.down, newest=newest))
+    if computing:  # what the version hides is still read, to compute from
+        entries += [_read(attr, newest=_view_or_none(attr.datatype, None,
+                                                     building))
+                    for attr in attributes if attr.key not in read]
+    return entries
+
+
+def _view_or_none(datatype: Any, version: Optional[Version],
+                  building: dict[Any, list[View]]) -> Optional[View]:
+    """The view of ``datatype``; ``None`` where values are written as
+    they are."""
+    result = _compile(datatype, version, building)
+    return None if result is _identity else result
 
 
 def _plain_read(attr: Any) -> bool:
     if isinstance(attr, VersionedAttr) and not attr.plain_read:
         return False
     return plain_attribute(attr, _DELEGATING)
-
-
-def _chain(first: View, then: Callable[[Any], Any]) -> View:
-    return lambda value: then(first(value))
-
-
-def _make_object(cls: type, version: Version,
-                 fields: tuple[_Field, ...]) -> View:
-    """Generate the view of ``cls``: one statement per shown attribute.
-
-    Unrolled (like ``collections.namedtuple``, with ``exec`` of source
-    made only from attribute keys and numbered names) because a loop over
-    the fields costs about twice as much per object.
-    """
-    namespace: dict[str, Any] = {
-        'cls': cls, 'fallback': _generic(cls, version), 'Unset': _Unset,
-        'KEY': DATAHOLDER_KEY, 'NO_VALUES': NO_VALUES,
-        'first_set': _first_set, 'first_in': _first_in}
-    names = {a.key: a.name for a in wtypes.list_attributes(cls)}
-    lines = ['def convert(obj):',
-             '    if obj is None:',
-             '        return None',
-             '    if obj.__class__ is not cls:',
-             '        if obj.__class__ is dict:',
-             '            return from_dict(obj)',
-             '        return fallback(obj)',
-             '    holder = obj.__dict__.get(KEY, NO_VALUES)',
-             '    out = {}']
-    plain = ['def from_dict(obj):', '    out = {}']
-    for i, (name, key, default, conv, described, others) in enumerate(fields):
-        if not key.isidentifier():
-            raise InvalidDeclarationError(f'{cls.__qualname__}: attribute '
-                                          f'key {key!r} is not a name.')
-        namespace[f'd{i}'], namespace[f'c{i}'] = default, conv
-        namespace[f'o{i}'] = others
-        namespace[f'n{i}'] = tuple(names[k] for k in others)
-        lines.append(f'    value = obj.{key}' if described else
-                     f'    value = getattr(holder, {key!r}, d{i})')
-        plain.append(f'    value = obj.get({name!r}, d{i})')
-        if others:
-            lines += ['    if value is Unset:',
-                      f'        value = first_set(obj, o{i})']
-            plain += ['    if value is Unset:',
-                      f'        value = first_in(obj, n{i})']
-        if conv is None:
-            store = 'value'
-        elif conv in _SHARED:
-            store = f'value if value.__class__ is {_SHARED[conv]} else c{i}(value)'
-        else:
-            store = f'c{i}(value)'
-        for body in (lines, plain):
-            body += ['    if value is not Unset:',
-                     f'        out[{name!r}] = {store}']
-    lines.append('    return out')
-    plain.append('    return out')
-    exec('\n'.join(plain + lines), namespace)  # noqa: S102
-    return namespace['convert']  # type: ignore[no-any-return]
-
-
-def _first_in(data: dict[str, Any], names: tuple[str, ...]) -> Any:
-    for name in names:
-        value = data.get(name, _Unset)
-        if value is not _Unset:
-            return value
-    return _Unset
-
-
-def _first_set(obj: Any, keys: tuple[str, ...]) -> Any:
-    for key in keys:
-        value = getattr(obj, key)
-        if value is not _Unset:
-            return value
-    return _Unset

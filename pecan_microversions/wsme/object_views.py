@@ -1,0 +1,171 @@
+"""The generated function that writes one WSME type at one version.
+
+:mod:`pecan_microversions.wsme.views` decides, per (type, version), what
+each attribute becomes (a :class:`Read` or a :class:`Compute` entry, in
+the order the JSON shows them); :func:`object_view` turns those entries
+into one function, reading either an object of the type or a plain dict
+keyed by public names.  The function is unrolled, one statement per
+entry (like ``collections.namedtuple``, by ``exec`` of source made only
+from attribute keys and numbered names): a loop over the entries costs
+about twice as much per object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, Optional, Union
+
+from wsme import types as wtypes
+
+from pecan_microversions.compat import DATAHOLDER_KEY, NO_VALUES
+from pecan_microversions.core.errors import InvalidDeclarationError
+
+__all__ = ['Compute', 'Read', 'View', 'object_view', 'plain_dict',
+           'plain_list']
+
+#: A compiled view: value -> JSON-ready data.
+View = Callable[[Any], Any]
+_Unset = wtypes.Unset
+
+
+class Read(NamedTuple):
+    """One attribute read from the value, and written as ``shown_as``."""
+
+    name: str                       # public name: a dict's key
+    key: str                        # Python key: an object's attribute
+    default: Any                    # an object's value when unset
+    described: bool                 # read through the descriptor
+    others: tuple[tuple[str, str], ...] = ()  # (key, name) tried if unset
+    shown_as: Optional[str] = None  # written under; None: only read
+    convert: Optional[View] = None  # the value's view (None: as it is)
+    down: tuple[Callable[[Any], Any], ...] = ()  # then, if not None
+    newest: Optional[View] = None   # its newest JSON, for computing
+
+
+class Compute(NamedTuple):
+    """A field computed from the newest JSON of the whole value."""
+
+    name: str
+    compute: Callable[[Mapping[str, Any]], Any]
+
+
+Entry = Union[Read, Compute]
+
+
+def plain_list(value: Any) -> Any:
+    """The view of a list of plain values: shared when it is a list
+    (``json.dumps`` writes it as WSME's copy)."""
+    return value if value is None or value.__class__ is list else list(value)
+
+
+def plain_dict(value: Any) -> Any:
+    """The view of a dict of plain values: shared when it is a dict."""
+    return value if value is None or value.__class__ is dict else dict(value)
+
+
+#: Views the generated code inlines as ``value if value.__class__ is ...``.
+_SHARED = {plain_list: 'list', plain_dict: 'dict'}
+
+
+def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
+    """The view of ``cls`` writing ``entries`` in order.
+
+    An object of another class than ``cls`` (a subclass) goes to
+    ``fallback``; a plain ``dict`` is read by public names.
+
+    :raises InvalidDeclarationError: an attribute key is not a name.
+    """
+    namespace: dict[str, Any] = {
+        'cls': cls, 'fallback': fallback, 'Unset': _Unset,
+        'KEY': DATAHOLDER_KEY, 'NO_VALUES': NO_VALUES,
+        'first_set': _first_set, 'first_in': _first_in}
+    computing = any(isinstance(e, Compute) for e in entries)
+    start = ['    out = {}'] + (['    new = {}'] if computing else [])
+    objects = ['def convert(obj):',
+               '    if obj is None:',
+               '        return None',
+               '    if obj.__class__ is not cls:',
+               '        if obj.__class__ is dict:',
+               '            return from_dict(obj)',
+               '        return fallback(obj)',
+               '    holder = obj.__dict__.get(KEY, NO_VALUES)'] + start
+    dicts = ['def from_dict(obj):'] + start
+    finish = []
+    for i, entry in enumerate(entries):
+        if isinstance(entry, Compute):
+            namespace[f'k{i}'] = entry.compute
+            for body in (objects, dicts):  # its place in the JSON
+                body.append(f'    out[{entry.name!r}] = None')
+            finish.append(f'    out[{entry.name!r}] = k{i}(new)')
+            continue
+        if not entry.key.isidentifier():
+            raise InvalidDeclarationError(f'{cls.__qualname__}: attribute '
+                                          f'key {entry.key!r} is not a name.')
+        namespace[f'd{i}'] = entry.default
+        namespace[f'o{i}'] = tuple(key for key, _ in entry.others)
+        namespace[f'n{i}'] = tuple(name for _, name in entry.others)
+        objects.append(f'    value = obj.{entry.key}' if entry.described else
+                       f'    value = getattr(holder, {entry.key!r}, d{i})')
+        dicts.append(f'    value = obj.get({entry.name!r}, d{i})')
+        if entry.others:
+            objects += ['    if value is Unset:',
+                        f'        value = first_set(obj, o{i})']
+            dicts += ['    if value is Unset:',
+                      f'        value = first_in(obj, n{i})']
+        lines = _write(i, entry, computing, namespace)
+        for body in (objects, dicts):
+            body.append('    if value is not Unset:')
+            body += [f'        {line}' for line in lines]
+    source = '\n'.join(dicts + finish + ['    return out']
+                       + objects + finish + ['    return out'])
+    exec(source, namespace)  # noqa: S102
+    return namespace['convert']  # type: ignore[no-any-return]
+
+
+def _expression(i: int, name: str, view: Optional[View],
+                namespace: dict[str, Any]) -> str:
+    """Source of ``view(value)``, stored as ``{name}{i}``."""
+    if view is None:
+        return 'value'
+    namespace[f'{name}{i}'] = view
+    if view in _SHARED:
+        return (f'value if value.__class__ is {_SHARED[view]} '
+                f'else {name}{i}(value)')
+    return f'{name}{i}(value)'
+
+
+def _write(i: int, entry: Read, computing: bool,
+           namespace: dict[str, Any]) -> list[str]:
+    """The statements storing one set value (named ``value``)."""
+    lines = []
+    shown = _expression(i, 'c', entry.convert, namespace)
+    if computing:
+        newest = _expression(i, 'w', entry.newest, namespace)
+        lines.append(f'new[{entry.name!r}] = {newest}')
+        if entry.newest is entry.convert:
+            shown = f'new[{entry.name!r}]'
+    if entry.shown_as is None:
+        return lines
+    if not entry.down:
+        return lines + [f'out[{entry.shown_as!r}] = {shown}']
+    lines += [f'shown = {shown}', 'if shown is not None:']
+    for j, function in enumerate(entry.down):
+        namespace[f'm{i}_{j}'] = function
+        lines.append(f'    shown = m{i}_{j}(shown)')
+    return lines + [f'out[{entry.shown_as!r}] = shown']
+
+
+def _first_in(data: dict[str, Any], names: tuple[str, ...]) -> Any:
+    for name in names:
+        value = data.get(name, _Unset)
+        if value is not _Unset:
+            return value
+    return _Unset
+
+
+def _first_set(obj: Any, keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        value = getattr(obj, key)
+        if value is not _Unset:
+            return value
+    return _Unset
