@@ -226,8 +226,7 @@ def query_params(registry: VersionRegistry, owner: str, /,
                         if p.default is not inspect.Parameter.empty}
         known = frozenset(arguments | set(params)) - {'self'}
 
-        @functools.wraps(func)
-        def checked(*args: Any, **kwargs: Any) -> Any:
+        def check(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             version = get_version()
             try:
                 rules.check(pecan.request.GET, known, version)
@@ -240,7 +239,19 @@ def query_params(registry: VersionRegistry, owner: str, /,
                     rules.check_arguments(bound, version, defaults)
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
-            return func(*args, **kwargs)
+
+        if signature is None:
+            # (self, ...) like wsexpose's wrapper: Pecan reads this argspec
+            # instead of drilling through the closures on every request.
+            @functools.wraps(func)
+            def checked(self: Any, *args: Any, **kwargs: Any) -> Any:
+                check((self, *args), kwargs)
+                return func(self, *args, **kwargs)
+        else:  # Pecan routes by the method's own arguments: found below
+            @functools.wraps(func)
+            def checked(*args: Any, **kwargs: Any) -> Any:
+                check(args, kwargs)
+                return func(*args, **kwargs)
 
         setattr(checked, _DECLARED, rules)
         return checked  # type: ignore[return-value]

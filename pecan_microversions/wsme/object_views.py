@@ -89,7 +89,7 @@ def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
                '            return from_dict(obj)',
                '        return fallback(obj)',
                '    holder = obj.__dict__.get(KEY, NO_VALUES)'] + start
-    dicts = ['def from_dict(obj):'] + start
+    dicts = ['def from_dict(obj):'] + _as_it_is(entries, namespace) + start
     finish = []
     for i, entry in enumerate(entries):
         if isinstance(entry, Compute):
@@ -119,7 +119,21 @@ def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
     source = '\n'.join(dicts + finish + ['    return out']
                        + objects + finish + ['    return out'])
     exec(source, namespace)  # noqa: S102
-    return namespace['convert']  # type: ignore[no-any-return]
+    convert = namespace['convert']
+    convert.from_dict = namespace['from_dict']  # for lists of dicts
+    return convert  # type: ignore[no-any-return]
+
+
+def _as_it_is(entries: Sequence[Entry],
+              namespace: dict[str, Any]) -> list[str]:
+    """Statements returning a dict that is already its own view: each
+    attribute's key, in order, every value set and written as it is."""
+    if not all(isinstance(e, Read) and e.shown_as == e.name and not e.others
+               and e.convert is None and not e.down for e in entries):
+        return []
+    namespace['NAMES'] = tuple(e.name for e in entries)
+    return ['    if tuple(obj) == NAMES and Unset not in obj.values():',
+            '        return obj']
 
 
 def _expression(i: int, name: str, view: Optional[View],
@@ -141,14 +155,17 @@ def _write(i: int, entry: Read, computing: bool,
     shown = _expression(i, 'c', entry.convert, namespace)
     if computing:
         newest = _expression(i, 'w', entry.newest, namespace)
+        if entry.newest is entry.convert and entry.shown_as is not None:
+            lines.append(f'shown = {newest}')
+            newest = shown = 'shown'
         lines.append(f'new[{entry.name!r}] = {newest}')
-        if entry.newest is entry.convert:
-            shown = f'new[{entry.name!r}]'
     if entry.shown_as is None:
         return lines
     if not entry.down:
         return lines + [f'out[{entry.shown_as!r}] = {shown}']
-    lines += [f'shown = {shown}', 'if shown is not None:']
+    if shown != 'shown':
+        lines.append(f'shown = {shown}')
+    lines.append('if shown is not None:')
     for j, function in enumerate(entry.down):
         namespace[f'm{i}_{j}'] = function
         lines.append(f'    shown = m{i}_{j}(shown)')

@@ -64,6 +64,8 @@ _ISOFORMAT_TYPES = (datetime.date, datetime.time, datetime.datetime)
 #: VersionedAttr reads like wsattr when it has no default to hide.
 _DELEGATING = (VersionedAttr.__get__,)
 _WSME_OBJECTS = frozenset((bytes, decimal.Decimal) + _ISOFORMAT_TYPES)
+#: ``tobasetype`` methods that return the value itself (strings, enums).
+_AS_IT_IS = (wtypes.UserType.tobasetype, wtypes.Enum.tobasetype)
 
 
 def view(datatype: Any, version: Version) -> View:
@@ -103,6 +105,10 @@ def _compile(datatype: Any, version: Optional[Version],
     if isinstance(datatype, type) and key in building:
         cell = building[key]  # a cycle: resolved once built
         return lambda value: cell[0](value)
+    if version is not None and _unversioned(datatype, set()):
+        # One view for every version (a computed field reads it too).
+        result = _views[key] = _compile(datatype, None, building)
+        return result
     result = _build(datatype, version, building)
     _views[key] = result
     return result
@@ -129,6 +135,29 @@ def _build(datatype: Any, version: Optional[Version],
     if datatype in _ISOFORMAT_TYPES:
         return _isoformat
     return _identity
+
+
+def _unversioned(datatype: Any, seen: set[int]) -> bool:
+    """Whether ``datatype`` is written alike at every version: no bound
+    type in it (nor a datatype WSME's ``tojson`` was extended for)."""
+    datatype = _normal(datatype)
+    if id(datatype) in seen:
+        return True
+    seen.add(id(datatype))
+    if _extended(datatype):
+        return False
+    if wtypes.iscomplex(datatype):
+        return binding_of(datatype) is None and all(
+            _unversioned(a.datatype, seen)
+            for a in wtypes.list_attributes(datatype))
+    if isinstance(datatype, wtypes.ArrayType):
+        return _unversioned(datatype.item_type, seen)
+    if isinstance(datatype, wtypes.DictType):
+        return (_unversioned(datatype.key_type, seen)
+                and _unversioned(datatype.value_type, seen))
+    if wtypes.isusertype(datatype):
+        return _unversioned(datatype.basetype, seen)
+    return True
 
 
 def _extended(datatype: Any) -> bool:
@@ -168,6 +197,8 @@ def _isoformat(value: Any) -> Any:
 
 
 def _user(datatype: Any, base: View) -> View:
+    if base is _identity and type(datatype).tobasetype in _AS_IT_IS:
+        return _identity  # a string type, an Enum: the value as it is
     to_base = datatype.tobasetype
 
     def convert(value: Any) -> Any:
@@ -178,6 +209,14 @@ def _user(datatype: Any, base: View) -> View:
 def _array(item: View) -> View:
     if item is _identity:
         return plain_list
+    from_dict = getattr(item, 'from_dict', None)
+    if from_dict is not None:  # objects: dicts read without a dispatch
+        def objects(value: Any) -> Any:
+            if value is None:
+                return None
+            return [from_dict(v) if v.__class__ is dict else item(v)
+                    for v in value]
+        return objects
 
     def convert(value: Any) -> Any:
         return None if value is None else [item(v) for v in value]

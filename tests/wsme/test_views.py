@@ -260,3 +260,17 @@ def test_wsme_internals_the_views_read():
     assert plain_attribute(attrs['count'])
     assert not plain_attribute(attrs['price'])  # VersionedAttr.__get__
     assert attrs['price'].plain_read and not attrs['colour'].plain_read
+    # Strings and enums are written as they are (their tobasetype).
+    value = object()
+    assert COLOUR.tobasetype(value) is value
+    assert wtypes.StringType(max_length=3).tobasetype(value) is value
+
+
+def test_a_plain_dict_already_in_shape_is_shared():
+    tag_view = view(Tag, VERSIONS[0])
+    ready = {'label': 'x', 'weight': 1.5}
+    assert tag_view(ready) is ready
+    reordered = {'weight': 1.5, 'label': 'x'}
+    assert list(tag_view(reordered)) == ['label', 'weight']
+    assert tag_view({'label': wtypes.Unset, 'weight': 2.0}) == {'weight': 2.0}
+    assert tag_view({'label': 'x'}) == {'label': 'x'}
