@@ -45,11 +45,7 @@ from typing import Any, NamedTuple, Optional, Protocol
 import pecan
 import pecan.rest
 
-from pecan_microversions.compat import (
-    exposure,
-    set_exposure,
-    when_for,
-)
+from pecan_microversions.compat import exposure
 from pecan_microversions.core.changes import METHOD
 from pecan_microversions.core.errors import (
     InvalidDeclarationError,
@@ -60,6 +56,11 @@ from pecan_microversions.core.registry import Declaration, VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
 from pecan_microversions.pecan.allow import allowed_methods
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.exposure import (
+    copy_exposure,
+    exposure_summary,
+    takes_anything,
+)
 from pecan_microversions.pecan.request import get_version
 
 __all__ = [
@@ -81,6 +82,17 @@ class Implementation(NamedTuple):
     min_version: Version
     max_version: Optional[Version]
     declaration: Declaration
+
+    def function_at(self, version: Version) -> Optional[Callable[..., Any]]:
+        """The function serving ``version``, or ``None`` (looked up once
+        per version)."""
+        try:
+            return self._functions[version]
+        except KeyError:
+            found = self.select(version)
+            function = self._functions[version] = (
+                None if found is None else found.function)
+            return function
 
     def exists_at(self, version: Version) -> bool:
         """Whether this implementation serves ``version``."""
@@ -111,6 +123,7 @@ class VersionedMethod:
         self.missing_status = missing_status
         self.implementations: tuple[Implementation, ...] = tuple(
             sorted(implementations, key=lambda i: i.min_version))
+        self._functions: dict[Version, Optional[Callable[..., Any]]] = {}
 
     def __repr__(self) -> str:
         return f'<VersionedMethod {self.owner} {self.name}: {self.ranges()}>'
@@ -121,6 +134,17 @@ class VersionedMethod:
             if implementation.exists_at(version):
                 return implementation
         return None
+
+    def function_at(self, version: Version) -> Optional[Callable[..., Any]]:
+        """The function serving ``version``, or ``None`` (looked up once
+        per version)."""
+        try:
+            return self._functions[version]
+        except KeyError:
+            found = self.select(version)
+            function = self._functions[version] = (
+                None if found is None else found.function)
+            return function
 
     def exists_at(self, version: Version) -> bool:
         """Whether some implementation serves ``version``."""
@@ -230,27 +254,26 @@ def _extend(dispatcher: VersionedFunction, min_version: VersionLike,
 def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
                      previous: Optional[VersionedFunction]) -> VersionedFunction:
     made: list[Any] = []  # the dispatcher, for its 404/405 (not callable)
-    # The implementation of each version, resolved on first use: one
-    # look-up per request (bounded by the registry's history).
-    chosen: dict[Version, Optional[Callable[..., Any]]] = {}
 
     def dispatcher(*args: Any, **kwargs: Any) -> Any:
         # ``first`` stays in this closure, the only function there: Pecan's
         # getargspec, finding no ``self`` here, reads the arguments from it.
         _ = first
-        version = get_version()
-        try:
-            function = chosen[version]
-        except KeyError:
-            implementation = versioned.select(version)
-            function = chosen[version] = (
-                None if implementation is None else implementation.function)
+        function = versioned.function_at(get_version())
         if function is None:
             raise _missing_error(versioned, made[0],
-                                 args[0] if args else None, version)
+                                 args[0] if args else None, get_version())
         return function(*args, **kwargs)
 
-    result: Any = dispatcher
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        # (self, *args, **kwargs), the arguments of every wsexpose method:
+        # Pecan reads them here, without searching the closures.
+        function = versioned.function_at(get_version())
+        if function is None:
+            raise _missing_error(versioned, made[0], self, get_version())
+        return function(self, *args, **kwargs)
+
+    result: Any = method if takes_anything(first) else dispatcher
     made.append(result)
     result.__name__ = first.__name__
     result.__qualname__ = getattr(first, '__qualname__', first.__name__)
@@ -265,31 +288,8 @@ def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
     result.versioned = versioned
     result.version = lambda low, high=None: _extend(result, low, high)
     source = previous if previous is not None else first
-    _copy_exposure(source, result)
+    copy_exposure(source, result)
     return result  # type: ignore[no-any-return]
-
-
-def _copy_exposure(source: Callable[..., Any], target: Any) -> None:
-    """Make ``target`` exposed exactly like ``source`` (possibly not at all)."""
-    config = exposure(source) or None
-    if config is not None:
-        copied = dict(config)
-        for key in ('content_types', 'generic_handlers'):
-            if key in copied:
-                copied[key] = dict(copied[key])
-        for key in ('template', 'allowed_methods'):
-            if key in copied:
-                copied[key] = list(copied[key])
-        if copied.get('generic'):
-            # The dispatcher is the generic controller: its default handler,
-            # and the target of its ``when``.
-            copied['generic_handlers']['DEFAULT'] = target
-            target.when = when_for(target)
-        set_exposure(target, copied)
-    if getattr(source, 'exposed', False):
-        target.exposed = True
-    if getattr(source, 'custom_route', None) is not None:
-        target.custom_route = source.custom_route  # type: ignore[attr-defined]
 
 
 def _check_function(function: Any) -> None:
@@ -308,26 +308,9 @@ def _check_function(function: Any) -> None:
             'is the versioned one.')
 
 
-def _exposure(function: Callable[..., Any]) -> dict[str, Any]:
-    config = exposure(function)
-    spec = config.get('argspec') or inspect.getfullargspec(function)
-    return {
-        'exposed': bool(getattr(function, 'exposed', False)),
-        'template': config.get('template'),
-        'content types': config.get('content_types'),
-        'content type': config.get('content_type'),
-        'generic': bool(config.get('generic')),
-        'route': getattr(function, 'custom_route', None),
-        'arguments': tuple(spec[:4]),
-        'parameters': [
-            (p.name, p.kind, p.default) for p in inspect.signature(
-                function, follow_wrapped=False).parameters.values()],
-    }
-
-
 def _check_same_exposure(first: Callable[..., Any],
                          other: Callable[..., Any]) -> None:
-    want, got = _exposure(first), _exposure(other)
+    want, got = exposure_summary(first), exposure_summary(other)
     for key, value in want.items():
         if got[key] != value:
             raise MismatchedExposureError(
