@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 from collections.abc import Callable
 from typing import Any, Optional
 
@@ -37,6 +36,7 @@ from pecan_microversions.pecan.arguments import (
     check_received,
     check_sources,
 )
+from pecan_microversions.pecan.calling import NOT_PARSED, call_method
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.params import declared_parameters
 from pecan_microversions.pecan.rendering import render_json
@@ -52,13 +52,6 @@ from pecan_microversions.wsme.filtering import (
 
 __all__ = ['versioned_wsexpose']
 
-#: Set in the environ when WSME has read the arguments and calls the method.
-_REACHED_KEY = 'pecan_microversions.arguments_read'
-#: Set in the environ when the JSON body was converted up to the newest
-#: representation (it was checked at the request's version before).
-_CONVERTED_KEY = 'pecan_microversions.body_converted'
-
-
 def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                        patch_of: Optional[Any] = None,
                        **options: Any) -> Callable[[Callable[..., Any]],
@@ -72,15 +65,13 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         :func:`~pecan_microversions.wsme.checking.check_patch`.
     """
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(func)
-        def inner(*args: Any, **kwargs: Any) -> Any:
-            request = pecan.request
-            request.environ[_REACHED_KEY] = True
-            version = get_version()
-            converted = request.environ.pop(_CONVERTED_KEY, None)
+        def check(args: tuple[Any, ...], kwargs: dict[str, Any],
+                  version: Version, converted: Optional[str]) -> None:
+            """What reaches the method, whatever its source (a body
+            converted up was checked at the request's version before)."""
             received = kwargs if converted is None else {
                 k: v for k, v in kwargs.items() if k != converted}
-            try:  # what reaches the method, whatever its source
+            try:
                 check_received(definition, received, version, target)
                 parameters = declared_parameters(definition)
                 if parameters is not None:
@@ -91,20 +82,28 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 drop_unavailable_nulls(value, version)
             for value in (*args, *kwargs.values()):
                 fill_renames(value)
+
+        # wsexpose declares the method (WSME signature, Pecan exposure) on
+        # a function of its own; call_method stands in for the wrapper it
+        # makes.
+        @functools.wraps(func)
+        def declared(*args: Any, **kwargs: Any) -> Any:
             return func(*args, **kwargs)
 
-        inner.__signature__ = inspect.signature(func)  # type: ignore
-        exposed = wsexpose(return_type, *arg_types, **options)(inner)
+        declared.__signature__ = inspect.signature(func)  # type: ignore
+        exposed = wsexpose(return_type, *arg_types, **options)(declared)
         # wsexpose read the signature; Pecan's RestController must keep
         # seeing (self, *args, **kwargs), as for a plain wsexpose method.
         exposed.__dict__.pop('__signature__', None)
-        definition = function_definition(inner)
+        definition = function_definition(exposed)
         defaults = {a.name: a.default for a in definition.arguments
                     if not a.mandatory}
         target = None if patch_of is None else resolve_datatype(patch_of)
         body_converter = (converter_of(definition.body_type)
                           if patch_of is None and definition.body_type
                           is not None else None)
+        body_name = (definition.arguments[-1].name
+                     if definition.body_type is not None else None)
         # A versioned type never bound to a registry fails here, at import.
         for datatype in [definition.return_type, target] + [
                 argument.datatype for argument in definition.arguments]:
@@ -122,16 +121,19 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                                      get_registry().request_formats)
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
-            if body_converter is not None and data is not None:
-                _convert_body(request, definition, data, version)
-            request.environ[_REACHED_KEY] = False
-            result = exposed(self, *args, **kwargs)
-            if not request.environ.pop(_REACHED_KEY, True) and \
-                    pecan.response.status_int >= 500:
-                # WSME failed to convert the arguments: the client's input.
-                raise APIError("The request's arguments could not be read "
-                               'as their types.',
-                               error_code='microversion.invalid_arguments')
+            converted = None
+            if data is None:
+                data = NOT_PARSED  # none, or malformed: WSME answers it
+            elif body_converter is not None:
+                data = up_from(definition.body_type, data, version)
+                converted = body_name
+
+            def method(controller: Any, *args: Any, **kwargs: Any) -> Any:
+                check(args, kwargs, version, converted)
+                return func(controller, *args, **kwargs)
+
+            result = call_method(definition, method, self, args, kwargs,
+                                 data)
             if isinstance(result, dict) and 'datatype' in result:
                 response = render_json(result['result'], result['datatype'],
                                        version)
@@ -151,13 +153,3 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         return outer
 
     return decorate
-
-
-def _convert_body(request: Any, definition: Any, data: Any,
-                  version: Version) -> None:
-    """Give WSME the newest representation of ``data``, the parsed JSON
-    body (old names, values and types up); it was checked at ``version``
-    already."""
-    request.body = json.dumps(
-        up_from(definition.body_type, data, version)).encode('utf-8')
-    request.environ[_CONVERTED_KEY] = definition.arguments[-1].name

@@ -154,3 +154,32 @@ def test_unbound_versioned_type_fails_at_import():
     with pytest.raises(InvalidDeclarationError):
         versioned_wsexpose(None, wtypes.text, body=[JsonPatchOperation],
                            patch_of=Loose)(lambda self, a, patch: None)
+
+
+@pytest.mark.parametrize('version', ['1.8', '1.9'])
+def test_a_json_body_is_parsed_once(api, monkeypatch, version):
+    """The library parses the body once (at 1.8 converting it up without
+    writing it out for WSME to parse again); WSME builds the argument from
+    that.  Pecan's routing reads ``request.json`` on its own, for any app."""
+    import json
+    import sys
+
+    parsed = []
+    real_loads = json.loads
+
+    def counting_loads(text, *args, **kwargs):
+        if sys._getframe(1).f_globals['__name__'] != 'webob.request':
+            parsed.append(text)
+        return real_loads(text, *args, **kwargs)
+
+    monkeypatch.setattr(json, 'loads', counting_loads)
+    owner = 'alice' if version == '1.8' else {'name': 'alice'}
+    response = api.post_json(
+        '/v1/nodes', {'name': 'once', 'hardware_type': 'ipmi',
+                      'owner': owner},
+        headers={'OpenStack-API-Version': f'fleet {version}'})
+    monkeypatch.undo()
+    assert response.status_int == 201
+    assert response.json['owner'] == owner if version == '1.8' else {
+        'name': 'alice', 'domain': 'default'}
+    assert len(parsed) == 1

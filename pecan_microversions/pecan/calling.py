@@ -1,0 +1,134 @@
+"""Calling a ``versioned_wsexpose`` method: WSME's arguments, one parse.
+
+``wsmeext.pecan.wsexpose`` still declares the method (its WSME signature,
+its Pecan exposure and templates); at request time
+:func:`call_method` takes the place of the wrapper it made.  It reads the
+arguments as WSME does (URL path, query string, form, body; the same
+conversions, the same errors) from WSME's public argument functions, except
+that a JSON body arrives already parsed (and checked, and converted up):
+the body is parsed once per request.  The method's result, status code and
+faults are handled as ``wsexpose`` handles them, so WSME's fault bodies and
+``wsme.api.Response`` keep working.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pecan
+import wsme.api
+import wsme.exc
+import wsme.rest.args
+import wsme.runtime
+from wsme import types as wtypes
+from wsme.rest.json import fromjson
+from wsme.utils import is_valid_code
+
+from pecan_microversions.pecan.errors import APIError
+
+__all__ = ['NOT_PARSED', 'call_method']
+
+#: No parsed JSON body: WSME reads the request's body itself.
+NOT_PARSED: Any = object()
+_NO_ARGUMENTS: tuple[tuple[Any, ...], dict[str, Any]] = ((), {})
+
+
+def call_method(definition: Any, method: Callable[..., Any], controller: Any,
+                args: tuple[Any, ...], kwargs: dict[str, Any],
+                body: Any = NOT_PARSED) -> Any:
+    """Read the arguments of ``method`` (exposed with WSME's
+    ``definition``), call it, and answer as ``wsexpose`` would: the
+    result and its datatype for the renderer, or a fault.
+
+    :param body: the JSON body, parsed, or :data:`NOT_PARSED`.
+    """
+    request = pecan.request
+    response = pecan.response
+    datatype = definition.return_type
+    try:
+        args, kwargs = _arguments(definition, request, args, kwargs, body)
+        if definition.pass_request:
+            kwargs[definition.pass_request] = request
+        result = method(controller, *args, **kwargs)
+        response.status = definition.status_code
+        if isinstance(result, wsme.api.Response):
+            response.status = result.status_code
+            if result.status_code == 204:
+                datatype = None  # no content, whatever the declaration
+            elif not isinstance(result.return_type, wtypes.UnsetType):
+                datatype = result.return_type
+            result = result.obj
+    except Exception:  # noqa: BLE001 - answered as WSME answers it
+        info = sys.exc_info()
+        try:
+            code = getattr(info[1], 'code', None)
+            fault = wsme.api.format_exception(
+                info, pecan.conf.get('wsme', {}).get('debug', False))
+        finally:
+            del info
+        response.status = code if code and is_valid_code(code) else 500
+        return fault
+    if datatype is None:
+        request.pecan['content_type'] = None
+        response.content_type = None
+        return ''
+    return {'datatype': datatype, 'result': result}
+
+
+def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
+               kwargs: dict[str, Any], body: Any
+               ) -> tuple[list[Any], dict[str, Any]]:
+    """The method's arguments from the URL, the query, the form and the
+    body, combined and checked as WSME's ``get_args`` does."""
+    try:
+        from_path = wsme.rest.args.args_from_args(definition, args, kwargs)
+        from_query = wsme.rest.args.args_from_params(definition,
+                                                     request.params)
+        if body is NOT_PARSED:
+            from_body = wsme.rest.args.args_from_body(
+                definition, request.body, request.content_type)
+        else:
+            from_body = _json_arguments(definition, body)
+        sent = wsme.rest.args.combine_args(
+            definition, (from_query, _NO_ARGUMENTS, from_body))
+        args, kwargs = wsme.rest.args.combine_args(
+            definition, (from_path, sent), allow_override=True)
+        wsme.runtime.check_arguments(definition, args, kwargs)
+    except wsme.exc.ClientSideError:
+        raise
+    except Exception:  # noqa: BLE001 - WSME failed on the client's input
+        raise APIError("The request's arguments could not be read as their "
+                       'types.', error_code='microversion.invalid_arguments'
+                       ) from None
+    return args, kwargs
+
+
+def _json_arguments(definition: Any, data: Any
+                    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The arguments a parsed JSON body gives: the body argument, or one
+    argument per key (WSME's two ways of reading a JSON body)."""
+    if definition.body_type is not None:
+        name = definition.arguments[-1].name
+        return (), {name: _from_json(name, definition.body_type, data)}
+    if not isinstance(data, dict):
+        raise wsme.exc.ClientSideError('Request must be a JSON dict')
+    datatypes = {a.name: a.datatype for a in definition.arguments}
+    unknown = [key for key in data if key not in datatypes]
+    if unknown:
+        if definition.ignore_extra_args:
+            return _NO_ARGUMENTS
+        raise wsme.exc.UnknownArgument(', '.join(unknown))
+    return (), {key: _from_json(key, datatypes[key], value)
+                for key, value in data.items()}
+
+
+def _from_json(name: str, datatype: Any, value: Any) -> Any:
+    try:
+        return fromjson(datatype, value)
+    except ValueError as exc:
+        raise wsme.exc.InvalidInput(name, value, exc.args[0]) from None
+    except wsme.exc.UnknownAttribute as exc:
+        exc.add_fieldname(name)  # only known here
+        raise
