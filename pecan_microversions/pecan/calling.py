@@ -48,10 +48,10 @@ def call_method(definition: Any, method: Callable[..., Any], controller: Any,
     response = pecan.response
     datatype = definition.return_type
     try:
-        args, kwargs = _arguments(definition, request, args, kwargs, body)
+        values, named = _arguments(definition, request, args, kwargs, body)
         if definition.pass_request:
-            kwargs[definition.pass_request] = request
-        result = method(controller, *args, **kwargs)
+            named[definition.pass_request] = request
+        result = method(controller, *values, **named)
         response.status = definition.status_code
         if isinstance(result, wsme.api.Response):
             response.status = result.status_code
@@ -93,16 +93,16 @@ def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
             from_body = _json_arguments(definition, body)
         sent = wsme.rest.args.combine_args(
             definition, (from_query, _NO_ARGUMENTS, from_body))
-        args, kwargs = wsme.rest.args.combine_args(
+        values, named = wsme.rest.args.combine_args(
             definition, (from_path, sent), allow_override=True)
-        wsme.runtime.check_arguments(definition, args, kwargs)
+        wsme.runtime.check_arguments(definition, values, named)
     except wsme.exc.ClientSideError:
         raise
     except Exception:  # noqa: BLE001 - WSME failed on the client's input
         raise APIError("The request's arguments could not be read as their "
                        'types.', error_code='microversion.invalid_arguments'
                        ) from None
-    return args, kwargs
+    return values, named
 
 
 def _json_arguments(definition: Any, data: Any

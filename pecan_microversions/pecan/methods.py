@@ -83,17 +83,6 @@ class Implementation(NamedTuple):
     max_version: Optional[Version]
     declaration: Declaration
 
-    def function_at(self, version: Version) -> Optional[Callable[..., Any]]:
-        """The function serving ``version``, or ``None`` (looked up once
-        per version)."""
-        try:
-            return self._functions[version]
-        except KeyError:
-            found = self.select(version)
-            function = self._functions[version] = (
-                None if found is None else found.function)
-            return function
-
     def exists_at(self, version: Version) -> bool:
         """Whether this implementation serves ``version``."""
         return version.matches(self.min_version, self.max_version)

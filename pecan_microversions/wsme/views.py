@@ -245,12 +245,14 @@ def _complex(cls: type, version: Optional[Version],
     cell: list[View] = []
     building[(cls, version)] = cell
     converter = None if binding is None else converter_of(cls)
+    fallback: View
     if isinstance(converter, Conversion):
         assert binding is not None and version is not None
         entries = _converted(cls, binding, version, building)
 
         def fallback(value: Any) -> Any:
-            return converter.down(tojson(cls, value), version)
+            return converter.down(tojson(cls, value),  # type: ignore
+                                  version)
     else:
         entries = _plain(cls, binding, version, building)
         fallback = _generic(cls, version)
