@@ -20,7 +20,6 @@ InvalidDeclarationError` when the conversion is built, at import.
 
 from __future__ import annotations
 
-import copy
 import difflib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -242,7 +241,8 @@ class Conversion:
         """
         shown = self.down(newest, version)
         try:
-            patched = jsonpatch.apply_patch(copy.deepcopy(shown), operations)
+            # apply_patch works on a deep copy: shown and newest stay as is.
+            patched = jsonpatch.apply_patch(shown, operations)
         except (jsonpatch.JsonPatchException,
                 jsonpointer.JsonPointerException) as exc:
             raise RequestError(f'The patch cannot be applied: {exc}',
