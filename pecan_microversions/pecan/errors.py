@@ -1,8 +1,11 @@
 """Client errors in the API Working Group's JSON errors format.
 
-Every error the library produces is an :class:`APIError`.  It is a WebOb HTTP
-exception, so Pecan turns it into a response wherever it is raised, and it
-carries a numeric ``code`` so that WSME's ``wsexpose`` keeps its status.  The
+Every error the library raises in a controller is an :class:`APIError`.  It
+is a WebOb HTTP exception, so Pecan turns it into a response wherever it is
+raised, and it carries a numeric ``code`` so that WSME's ``wsexpose`` keeps
+its status.  (Version errors, raised before routing, stay framework-free
+``RequestError``: the hook's ``on_error`` answers them with
+:func:`error_response`.)  The
 :class:`~pecan_microversions.pecan.hook.MicroversionHook` then writes the body,
 whatever the request's ``Accept`` header says::
 
@@ -31,7 +34,8 @@ from pecan_microversions.core.errors import RequestError, http_code
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors, report_of
 
 __all__ = ['APIError', 'ERROR_CONTENT_TYPE', 'ERROR_KEY', 'INTERNAL_ERROR',
-           'error_from_http_exception', 'error_from_wsme_fault']
+           'error_from_http_exception', 'error_from_wsme_fault',
+           'error_response']
 
 ERROR_CONTENT_TYPE = 'application/json'
 #: Where an error raised during a request is noted in the WSGI environ.
@@ -81,14 +85,32 @@ class APIError(RequestError, webob.exc.WSGIHTTPException):
         :param renderer: writes the body (see
             :mod:`pecan_microversions.core.rendering`).
         """
-        body = renderer(report_of(self, environ.get(_REQUEST_ID_KEY)))
-        response = webob.Response(
-            status=self.status, content_type=ERROR_CONTENT_TYPE,
-            charset='UTF-8', body=json.dumps(body).encode('utf-8'))
-        for name, value in self.headers.items():
-            if name.lower() not in ('content-type', 'content-length'):
-                response.headers.add(name, value)
-        return response
+        return error_response(self, environ, renderer)
+
+
+def error_response(error: RequestError, environ: Mapping[str, Any],
+                   renderer: ErrorRenderer = api_wg_errors
+                   ) -> webob.Response:
+    """A fresh JSON response for ``error`` (an :class:`APIError` or any
+    ``RequestError``), with its extra headers.
+
+    :param renderer: writes the body (see
+        :mod:`pecan_microversions.core.rendering`).
+    """
+    body = json.dumps(renderer(report_of(
+        error, environ.get(_REQUEST_ID_KEY)))).encode('utf-8')
+    if isinstance(error, APIError):  # its headers may have been changed
+        status, extra = error.status, error.headers
+    else:
+        status = f'{error.code} {error.title}'
+        extra = error.extra_headers
+    response = webob.Response(body, status,
+                              [('Content-Type', ERROR_CONTENT_TYPE)])
+    if extra:
+        response.headerlist.extend(
+            (name, value) for name, value in extra.items()
+            if name.lower() not in ('content-type', 'content-length'))
+    return response
 
 
 def _remember(error: APIError) -> None:

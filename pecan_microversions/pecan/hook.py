@@ -51,6 +51,7 @@ from pecan_microversions.pecan.errors import (
     APIError,
     error_from_http_exception,
     error_from_wsme_fault,
+    error_response,
 )
 from pecan_microversions.pecan.request import (
     LEGACY_KEY,
@@ -61,6 +62,16 @@ from pecan_microversions.pecan.request import (
 __all__ = ['MicroversionHook']
 
 LOG = logging.getLogger(__name__)
+
+
+class _Planned(NamedTuple):
+    """The response headers of one (version, legacy header) pair."""
+
+    headers: tuple[Header, ...]
+    #: the same, (name, value), to append when none is set yet
+    pairs: tuple[tuple[str, str], ...]
+    #: lower-case names of those a value already set must meet by mode
+    merged: frozenset[str]
 
 
 class _FastPath(NamedTuple):
@@ -77,9 +88,14 @@ class _FastPath(NamedTuple):
     merged: frozenset[str]
     #: the first letters (both cases) of those names, a cheap first test
     initials: str
+    #: the headers of each accepted version with each legacy header (or
+    #: none), for the responses ``after`` cannot simply append to
+    planned: dict[tuple[Version, Optional[str]], _Planned]
 
 
 _NOTHING: dict[str, Any] = {}  # read-only stand-in for a missing dict
+#: Where on_error notes the error response it rendered.
+_RENDERED_KEY = 'pecan_microversions.rendered'
 
 
 class MicroversionHook(PecanHook):
@@ -181,9 +197,16 @@ class MicroversionHook(PecanHook):
                            for header in hs if header.mode != 'add')
         initials = ''.join(sorted({c for name in merged
                                    for c in (name[0], name[0].upper())}))
+        planned_all = {}
+        for legacy in (None, *self.registry.legacy_headers):
+            for v in versions:
+                hs = response_headers(self.registry, v, limits, legacy)
+                planned_all[v, legacy] = _Planned(
+                    hs, tuple((h.name, h.value) for h in hs),
+                    frozenset(h.name.lower() for h in hs if h.mode != 'add'))
         return _FastPath(limits, accepted, negotiated,
                          Negotiation(limits, self.registry, None), merged,
-                         initials)
+                         initials, planned_all)
 
     def on_route(self, state: Any) -> None:
         environ = state.request.environ
@@ -215,17 +238,24 @@ class MicroversionHook(PecanHook):
             try:
                 version = resolve(text, fast.limits, self.registry)
             except RequestError as exc:
-                raise APIError.from_error(exc) from None
+                # Raised as is, not as a WebOb error: Pecan then leaves the
+                # response to on_error, which renders it once.
+                environ[ERROR_KEY] = exc
+                raise
             if legacy is None:
                 attrs[NEGOTIATION_ATTR] = fast.negotiated[version]
         attrs['api_version'] = version
         check_encoding(environ)  # after the version: a 4xx carries it
 
-    def on_error(self, state: Any, e: BaseException) -> Optional[APIError]:
+    def on_error(self, state: Any,
+                 e: BaseException) -> Optional[webob.Response]:
         if isinstance(e, APIError):
             return None  # Pecan made it the response; after() renders it
-        if isinstance(e, RequestError):  # from framework-free code
-            return APIError.from_error(e)
+        if isinstance(e, RequestError):  # from on_route or framework-free code
+            environ = state.request.environ
+            response = environ[_RENDERED_KEY] = error_response(
+                e, environ, self._render)
+            return response
         if isinstance(e, RecursionError) and _json_too_deep(state.request):
             # Pecan parses JSON bodies while routing, before any controller.
             return APIError('The JSON body is nested too deeply.',
@@ -270,22 +300,36 @@ class MicroversionHook(PecanHook):
         error = environ.get(ERROR_KEY)
         if error is None and isinstance(response, APIError):
             error = response
-        if error is not None or response.status[0] not in '123':
+        if environ.get(_RENDERED_KEY) is response:
+            pass  # on_error's rendering, the response Pecan sends
+        elif error is not None or response.status[0] not in '123':
             status = response.status_int
             if error is None and status >= 400 and not self._keep_app_errors:
                 error = error_from_wsme_fault(response)
             if error is not None and status == error.code:
                 varies = response.headers.getall('Vary')
-                response = state.response = error.to_response(
-                    environ, self._render)
+                response = state.response = error_response(
+                    error, environ, self._render)
                 for value in varies:  # the body changes; its Vary stays
                     response.headers.add('Vary', value)
         attrs = environ.get(ADHOC_ATTRS_KEY) or _NOTHING
         negotiation = attrs.get(NEGOTIATION_ATTR)
-        limits = self.limits if negotiation is None else negotiation.limits
+        fast = self._fast
+        limits = fast.limits if negotiation is None else negotiation.limits
         version = attrs.get('api_version') or limits.default_version
-        _merge(response.headers, response_headers(
-            self.registry, version, limits, environ.get(LEGACY_KEY)))
+        legacy = environ.get(LEGACY_KEY)
+        planned = (fast.planned.get((version, legacy))
+                   if limits is fast.limits else None)
+        if planned is None:  # negotiated before a reload
+            _merge(response.headers, response_headers(
+                self.registry, version, limits, legacy))
+            return
+        headerlist = response.headerlist
+        for name, _ in headerlist:
+            if name.lower() in planned.merged:
+                _merge(response.headers, planned.headers)
+                return
+        headerlist.extend(planned.pairs)
 
 
 def _merge(headers: Any, wanted: tuple[Header, ...]) -> None:
