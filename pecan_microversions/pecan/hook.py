@@ -252,6 +252,10 @@ class MicroversionHook(PecanHook):
         if isinstance(e, APIError):
             return None  # Pecan made it the response; after() renders it
         if isinstance(e, RequestError):  # from on_route or framework-free code
+            # A client error needs no traceback; without it the frames it
+            # holds (and the environ noting it) are freed at once, not by
+            # the garbage collector.
+            e.__traceback__ = None
             environ = state.request.environ
             response = environ[_RENDERED_KEY] = error_response(
                 e, environ, self._render)

@@ -12,6 +12,7 @@ from pecan.hooks import PecanHook
 from pecan_microversions import MicroversionHook, VersionRegistry
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.rendering import api_wg_errors, wsme_fault
+from pecan_microversions.pecan.errors import ERROR_KEY
 
 STANDARD = 'OpenStack-API-Version'
 LEGACY = 'X-OpenStack-Gadget-API-Version'
@@ -114,3 +115,25 @@ def test_a_request_negotiated_before_a_reload_keeps_its_limits():
     assert during.headers[LEGACY] == '1.0'
     after = app.get('/', headers={LEGACY: '1.1'})
     assert after.headers['OpenStack-API-Maximum-Version'] == '1.1'
+
+
+class _Keeps(PecanHook):
+    """Runs its after last and keeps what the request left in the environ."""
+
+    priority = 1
+
+    def __init__(self):
+        self.environs = []
+
+    def after(self, state):
+        self.environs.append(state.request.environ)
+
+
+def test_a_version_error_noted_in_the_environ_holds_no_frames():
+    keeps = _Keeps()
+    _app(keeps).get('/', headers={STANDARD: 'gadget 9.9'}, status=406)
+    error = keeps.environs[0][ERROR_KEY]
+    assert isinstance(error, RequestError) and error.code == 406
+    # a traceback would keep the request's frames (and so the environ
+    # itself) alive until the garbage collector ran
+    assert error.__traceback__ is None
