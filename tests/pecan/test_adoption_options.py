@@ -15,6 +15,8 @@ from pecan_microversions import (
     MicroversionHook,
     VersionRegistry,
     api_version,
+    param,
+    query_params,
     versioned,
     versioned_resource,
     versioned_wsexpose,
@@ -313,3 +315,36 @@ def test_legacy_range_headers_merge_with_what_a_controller_set():
     assert response.headers.getall(
         'X-OpenStack-Gizmo-API-Minimum-Version') == ['1.0']
     assert response.headers.getall(LEGACY) == ['1.1']
+
+
+def test_query_params_under_an_outer_wrapper_routes_like_without_it():
+    """query_params on a plain pecan.expose method, under a service's own
+    functools.wraps exposure: Pecan routes the wrapper by its own
+    (self, *args, **kwargs), so its wrapper must not claim the method's
+    signature (that answers 404 for get_one)."""
+    registry = _registry()
+
+    class Things(rest.RestController):
+        @_outer
+        @query_params(registry, 'GET /things/{id}',
+                      fields=param(min_version='1.1'))
+        @pecan.expose()
+        def get_one(self, ident, fields=None):
+            return {'id': ident, 'fields': fields}
+
+        @_outer
+        @query_params(registry, 'GET /things')
+        @pecan.expose()
+        def get_all(self):
+            return ['all']
+
+    class Root:
+        things = Things()
+
+    app = webtest.TestApp(pecan.make_app(Root(),
+                                         hooks=[MicroversionHook(registry)]))
+    assert app.get('/things/a?fields=x', headers=_v('1.1')).json == {
+        'id': 'a', 'fields': 'x'}
+    assert app.get('/things').json == ['all']
+    refused = app.get('/things/a?fields=x', headers=_v('1.0'), status=400)
+    assert 'fields' in refused.json['errors'][0]['detail']
