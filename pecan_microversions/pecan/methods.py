@@ -60,6 +60,7 @@ from pecan_microversions.pecan.exposure import (
     copy_exposure,
     exposure_summary,
     takes_anything,
+    with_arguments_of,
 )
 from pecan_microversions.pecan.request import get_version
 
@@ -262,7 +263,11 @@ def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
             raise _missing_error(versioned, made[0], self, get_version())
         return function(self, *args, **kwargs)
 
-    result: Any = method if takes_anything(first) else dispatcher
+    # Pecan reads the arguments here without searching closures: the
+    # wsexpose ones, or the method's own (first's, found in the closure
+    # when they cannot be written out).
+    result: Any = method if takes_anything(first) else (
+        with_arguments_of(first, dispatcher) or dispatcher)
     made.append(result)
     result.__name__ = first.__name__
     result.__qualname__ = getattr(first, '__qualname__', first.__name__)

@@ -42,6 +42,7 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
 from pecan_microversions.pecan.arguments import root_name
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.exposure import with_arguments_of
 from pecan_microversions.pecan.request import get_version
 
 __all__ = ['ParamRules', 'QueryParam', 'declared_parameters',
@@ -247,11 +248,13 @@ def query_params(registry: VersionRegistry, owner: str, /,
             def checked(self: Any, *args: Any, **kwargs: Any) -> Any:
                 check((self, *args), kwargs)
                 return func(self, *args, **kwargs)
-        else:  # Pecan routes by the method's own arguments: found below
-            @functools.wraps(func)
-            def checked(*args: Any, **kwargs: Any) -> Any:
+        else:  # Pecan routes by the method's own arguments: the same here
+            def call(*args: Any, **kwargs: Any) -> Any:
                 check(args, kwargs)
                 return func(*args, **kwargs)
+
+            checked = functools.update_wrapper(
+                with_arguments_of(func, call) or call, func)
 
         setattr(checked, _DECLARED, rules)
         return checked  # type: ignore[return-value]
