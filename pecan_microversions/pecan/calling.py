@@ -33,6 +33,8 @@ __all__ = ['NOT_PARSED', 'call_method']
 #: No parsed JSON body: WSME reads the request's body itself.
 NOT_PARSED: Any = object()
 _NO_ARGUMENTS: tuple[tuple[Any, ...], dict[str, Any]] = ((), {})
+#: Methods whose body WebOb never reads as a form.
+_NO_FORM = frozenset(['GET', 'HEAD', 'OPTIONS'])
 
 
 def call_method(definition: Any, method: Callable[..., Any], controller: Any,
@@ -84,8 +86,12 @@ def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
     body, combined and checked as WSME's ``get_args`` does."""
     try:
         from_path = wsme.rest.args.args_from_args(definition, args, kwargs)
-        from_query = wsme.rest.args.args_from_params(definition,
-                                                     request.params)
+        if request.environ.get('QUERY_STRING') or (
+                body is NOT_PARSED and request.method not in _NO_FORM):
+            from_query = wsme.rest.args.args_from_params(definition,
+                                                         request.params)
+        else:  # no query string and no form: nothing to read there
+            from_query = _NO_ARGUMENTS
         if body is NOT_PARSED:
             from_body = wsme.rest.args.args_from_body(
                 definition, request.body, request.content_type)

@@ -33,6 +33,6 @@ def render_json(result: Any, datatype: Any, version: Version) -> Optional[Any]:
     if response_content_type(request) != JSON_CONTENT_TYPE:
         return None
     response = pecan.response
-    response.text = encode(result, datatype, version)
-    response.content_type = JSON_CONTENT_TYPE
+    response.content_type = JSON_CONTENT_TYPE  # WebOb adds no charset
+    response.body = encode(result, datatype, version).encode('utf-8')
     return response
