@@ -130,7 +130,10 @@ def to_newest(datatype: Any, value: Any) -> Any:
 
 def from_newest(datatype: Any, value: Any, version: Version) -> Any:
     """The JSON ``version`` shows of ``value``, a WSME object (or list or
-    dict of them) holding the newest representation."""
+    dict of them) holding the newest representation: WSME's ``tojson``,
+    then converted down.  Responses use the compiled views instead
+    (:func:`~pecan_microversions.pecan.current.response_json`), which
+    also write nested types without changes at ``version``."""
     data = to_newest(datatype, value)
     converter = converter_of(datatype)
     return data if converter is None or data is None else converter.down(

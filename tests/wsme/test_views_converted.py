@@ -218,3 +218,29 @@ def test_the_demo_nodes_as_dicts_and_objects(version):
     assert _as_json(compiled({'nodes': [data]})) == expected
     assert _as_json(compiled(NodeCollection(nodes=[node]))) == expected
     assert isinstance(Owner, type)
+
+
+@versioned_resource(REGISTRY, 'plate')
+class Plate(wtypes.Base):
+    """Bound, no changes of its own: only hidden before 1.2."""
+
+    label = wtypes.text
+    colour = versioned(wtypes.text, '1.2')
+
+
+@versioned_resource(REGISTRY, 'rack')
+class Rack(wtypes.Base):
+    state = versioned(wtypes.Enum(str, *STATES),
+                      changes=[ValueMap({'gone': 'busy'}, max_version='1.3')])
+    plate = Plate
+    plates = [Plate]
+
+
+def test_a_nested_type_without_changes_hides_what_its_version_lacks():
+    rack = Rack(state='gone', plate=Plate(label='a', colour='red'),
+                plates=[Plate(label='b', colour='blue')])
+    version = REGISTRY.known_version('1.1')
+    assert view(Rack, version)(rack) == {
+        'state': 'busy', 'plate': {'label': 'a'}, 'plates': [{'label': 'b'}]}
+    assert view(Rack, REGISTRY.known_version('1.2'))(rack)['plate'] == {
+        'label': 'a', 'colour': 'red'}
