@@ -52,7 +52,8 @@ class FieldStep(NamedTuple):
     name: str                   # newest name
     key: str                    # name at the version
     compute: Optional[Callable[[Mapping[str, Any]], Any]]
-    down: tuple[_Fn, ...]       # newest -> version, in order
+    down: tuple[_Fn, ...]       # newest -> version, in order; a value
+    #                             map's function has its dict as ``table``
     up: tuple[_Fn, ...]         # version -> newest, in order
     nested: Optional[Converter]  # None where a retype owns the value
     retyped: bool               # a Retype applies: ``down`` owns the value
@@ -280,6 +281,7 @@ def _mapper(mapping: Mapping[Any, Any]) -> _Fn:
             return table.get(value, value)
         except TypeError:  # unhashable: a list or dict is never mapped
             return value
+    convert.table = table  # type: ignore[attr-defined]  # for inlining
     return convert
 
 

@@ -20,8 +20,8 @@ from wsme import types as wtypes
 from pecan_microversions.compat import DATAHOLDER_KEY, NO_VALUES
 from pecan_microversions.core.errors import InvalidDeclarationError
 
-__all__ = ['Compute', 'Read', 'View', 'object_view', 'plain_dict',
-           'plain_list']
+__all__ = ['Compute', 'Read', 'View', 'isoformat', 'object_view',
+           'plain_dict', 'plain_list']
 
 #: A compiled view: value -> JSON-ready data.
 View = Callable[[Any], Any]
@@ -63,8 +63,15 @@ def plain_dict(value: Any) -> Any:
     return value if value is None or value.__class__ is dict else dict(value)
 
 
+def isoformat(value: Any) -> Any:
+    """The view of a date, a time or a datetime."""
+    return None if value is None else value.isoformat()
+
+
 #: Views the generated code inlines as ``value if value.__class__ is ...``.
 _SHARED = {plain_list: 'list', plain_dict: 'dict'}
+#: Views the generated code inlines whole.
+_INLINE = {isoformat: 'None if value is None else value.isoformat()'}
 
 
 def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
@@ -142,6 +149,8 @@ def _expression(i: int, name: str, view: Optional[View],
     if view is None:
         return 'value'
     namespace[f'{name}{i}'] = view
+    if view in _INLINE:
+        return f'({_INLINE[view]})'
     if view in _SHARED:
         return (f'value if value.__class__ is {_SHARED[view]} '
                 f'else {name}{i}(value)')
@@ -168,7 +177,14 @@ def _write(i: int, entry: Read, computing: bool,
     lines.append('if shown is not None:')
     for j, function in enumerate(entry.down):
         namespace[f'm{i}_{j}'] = function
-        lines.append(f'    shown = m{i}_{j}(shown)')
+        table = getattr(function, 'table', None)
+        if isinstance(table, dict):  # a value map: its look-up inlined
+            namespace[f't{i}_{j}'] = table
+            lines += ['    try:', f'        shown = t{i}_{j}.get(shown, shown)',
+                      '    except TypeError:',  # unhashable: never mapped
+                      '        pass']
+        else:
+            lines.append(f'    shown = m{i}_{j}(shown)')
     return lines + [f'out[{entry.shown_as!r}] = shown']
 
 

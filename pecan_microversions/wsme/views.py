@@ -48,6 +48,7 @@ from pecan_microversions.wsme.object_views import (
     Entry,
     Read,
     View,
+    isoformat,
     object_view,
     plain_dict,
     plain_list,
@@ -133,7 +134,7 @@ def _build(datatype: Any, version: Optional[Version],
     if datatype is decimal.Decimal:
         return _decimal
     if datatype in _ISOFORMAT_TYPES:
-        return _isoformat
+        return isoformat
     return _identity
 
 
@@ -190,10 +191,6 @@ def _bytes(value: Any) -> Any:
 
 def _decimal(value: Any) -> Any:
     return None if value is None else str(value)
-
-
-def _isoformat(value: Any) -> Any:
-    return None if value is None else value.isoformat()
 
 
 def _user(datatype: Any, base: View) -> View:
