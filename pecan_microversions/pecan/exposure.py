@@ -13,19 +13,7 @@ from typing import Any, Optional
 
 from pecan_microversions.compat import exposure, set_exposure, when_for
 
-__all__ = ['copy_exposure', 'exposure_summary', 'takes_anything',
-           'with_arguments_of']
-
-
-def takes_anything(function: Callable[..., Any]) -> bool:
-    """Whether ``function``'s own arguments are ``(self, *args, **kwargs)``
-    (as ``wsexpose`` wrappers' are)."""
-    try:
-        spec = inspect.getfullargspec(function)
-    except TypeError:
-        return False
-    return (spec.args == ['self'] and spec.varargs is not None
-            and spec.varkw is not None)
+__all__ = ['copy_exposure', 'exposure_summary', 'with_arguments_of']
 
 
 def copy_exposure(source: Callable[..., Any], target: Any) -> None:

@@ -188,25 +188,23 @@ class MicroversionHook(PecanHook):
         accepted: dict[Optional[str], Version] = {
             f'{service} {v}': v for v in versions}
         accepted[None] = limits.default_version  # no header
-        planned = {v: response_headers(self.registry, v, limits)
-                   for v in versions}
-        negotiated = {v: Negotiation(limits, self.registry,
-                                     tuple((h.name, h.value) for h in hs))
-                      for v, hs in planned.items()}
-        merged = frozenset(header.name.lower() for hs in planned.values()
-                           for header in hs if header.mode != 'add')
-        initials = ''.join(sorted({c for name in merged
-                                   for c in (name[0], name[0].upper())}))
-        planned_all = {}
+        planned = {}
         for legacy in (None, *self.registry.legacy_headers):
             for v in versions:
                 hs = response_headers(self.registry, v, limits, legacy)
-                planned_all[v, legacy] = _Planned(
+                planned[v, legacy] = _Planned(
                     hs, tuple((h.name, h.value) for h in hs),
                     frozenset(h.name.lower() for h in hs if h.mode != 'add'))
+        negotiated = {v: Negotiation(limits, self.registry,
+                                     planned[v, None].pairs)
+                      for v in versions}
+        merged = frozenset().union(*(planned[v, None].merged
+                                     for v in versions))
+        initials = ''.join(sorted({c for name in merged
+                                   for c in (name[0], name[0].upper())}))
         return _FastPath(limits, accepted, negotiated,
                          Negotiation(limits, self.registry, None), merged,
-                         initials, planned_all)
+                         initials, planned)
 
     def on_route(self, state: Any) -> None:
         environ = state.request.environ

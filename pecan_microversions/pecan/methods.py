@@ -59,7 +59,6 @@ from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import (
     copy_exposure,
     exposure_summary,
-    takes_anything,
     with_arguments_of,
 )
 from pecan_microversions.pecan.request import get_version
@@ -255,19 +254,10 @@ def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
                                  args[0] if args else None, get_version())
         return function(*args, **kwargs)
 
-    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        # (self, *args, **kwargs), the arguments of every wsexpose method:
-        # Pecan reads them here, without searching the closures.
-        function = versioned.function_at(get_version())
-        if function is None:
-            raise _missing_error(versioned, made[0], self, get_version())
-        return function(self, *args, **kwargs)
-
-    # Pecan reads the arguments here without searching closures: the
-    # wsexpose ones, or the method's own (first's, found in the closure
-    # when they cannot be written out).
-    result: Any = method if takes_anything(first) else (
-        with_arguments_of(first, dispatcher) or dispatcher)
+    # The implementation's own arguments: Pecan reads them here without
+    # searching closures (or finds first's in the closure when they cannot
+    # be written out).
+    result: Any = with_arguments_of(first, dispatcher) or dispatcher
     made.append(result)
     result.__name__ = first.__name__
     result.__qualname__ = getattr(first, '__qualname__', first.__name__)

@@ -241,20 +241,14 @@ def query_params(registry: VersionRegistry, owner: str, /,
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
 
-        if signature is None:
-            # (self, ...) like wsexpose's wrapper: Pecan reads this argspec
-            # instead of drilling through the closures on every request.
-            @functools.wraps(func)
-            def checked(self: Any, *args: Any, **kwargs: Any) -> Any:
-                check((self, *args), kwargs)
-                return func(self, *args, **kwargs)
-        else:  # Pecan routes by the method's own arguments: the same here
-            def call(*args: Any, **kwargs: Any) -> Any:
-                check(args, kwargs)
-                return func(*args, **kwargs)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            check(args, kwargs)
+            return func(*args, **kwargs)
 
-            checked = functools.update_wrapper(
-                with_arguments_of(func, call) or call, func)
+        # The method's own arguments ((self, *args, **kwargs) for WSME's):
+        # Pecan reads them here instead of searching the closures.
+        checked = functools.update_wrapper(
+            with_arguments_of(func, call) or call, func)
 
         setattr(checked, _DECLARED, rules)
         return checked  # type: ignore[return-value]
