@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
+import pecan.core
 import pecan.routing
 import wsme.api
 import wsme.types
@@ -20,6 +21,8 @@ __all__ = [
     'ADHOC_ATTRS_KEY',
     'DATAHOLDER_KEY',
     'NO_VALUES',
+    'context_request',
+    'context_response',
     'custom_actions',
     'dataholder',
     'exposure',
@@ -38,6 +41,29 @@ __all__ = [
 #: this WSGI environ dict; the hook writes there directly, skipping WebOb's
 #: generic ``__setattr__`` on the hot path.
 ADHOC_ATTRS_KEY = 'webob.adhoc_attrs'
+
+
+def context_request() -> Any:
+    """The request Pecan is serving in this context, itself rather than
+    the ``pecan.request`` proxy.
+
+    Every attribute read through the proxy costs a failed lookup and a
+    thread-local look-up; the library reads the request many times per
+    request.  Pecan keeps the current request in ``pecan.core.state``
+    (replaced by ``Pecan.init_context_local``, so read at each call).
+
+    :raises AttributeError: no request is being served in this context.
+    """
+    return pecan.core.state.request
+
+
+def context_response() -> Any:
+    """The response Pecan is building in this context (see
+    :func:`context_request`).
+
+    :raises AttributeError: no request is being served in this context.
+    """
+    return pecan.core.state.response
 
 
 def exposure(function: Any) -> dict[str, Any]:

@@ -47,8 +47,7 @@ from pecan_microversions.wsme.checking import (
 from pecan_microversions.wsme.fields import binding_of
 
 __all__ = ['FORMATS', 'check_encoding', 'check_received', 'check_sources',
-           'media_format',
-           'root_name']
+           'may_have_body', 'media_format', 'root_name']
 
 #: The request body formats WSME reads, by the name
 #: ``VersionRegistry(request_formats=...)`` uses, and their media types.
@@ -60,6 +59,8 @@ FORMATS: Mapping[str, frozenset[str]] = {
 }
 _UTF8 = frozenset(['utf-8', 'utf8'])
 _KEY_PART = re.compile(r'\.([^.\[\]]+)|\[([^\[\]]*)\]')
+#: What can hold a versioned attribute: an object, a list, a dict.
+_CONTAINERS = (wtypes.Base, list, tuple, dict)
 _DTD = re.compile(rb'<!(DOCTYPE|ENTITY)', re.IGNORECASE)
 
 
@@ -109,6 +110,17 @@ def check_encoding(environ: Mapping[str, Any]) -> None:
                            error_code='microversion.invalid_query') from None
 
 
+def may_have_body(environ: Mapping[str, Any]) -> bool:
+    """Whether the request can have a body: ``False`` only where WebOb's
+    ``request.body`` is certainly empty (no or a zero ``Content-Length``,
+    and the input not marked readable without one), read without it."""
+    length = environ.get('CONTENT_LENGTH')
+    if length is None or length == '':
+        return bool(environ.get('wsgi.input_terminated',
+                                environ.get('webob.is_body_readable', False)))
+    return length != '0'
+
+
 def check_sources(request: Any, definition: Any, patch_of: Any,
                   version: Version, formats: frozenset[str]) -> Any:
     """Refuse, before WSME reads them, arguments that cannot be checked.
@@ -122,10 +134,13 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
     :param formats: the enabled body formats (see :data:`FORMATS`).
     :raises ~pecan_microversions.pecan.errors.APIError: 400 or 415.
     """
-    if '__body__' in request.GET:
-        raise _dunder_body()
-    _check_keys(definition, request.GET, 'query parameter')
-    body = request.body
+    environ = request.environ
+    if environ.get('QUERY_STRING'):  # else WebOb's GET is empty
+        query = request.GET
+        if '__body__' in query:
+            raise _dunder_body()
+        _check_keys(definition, query, 'query parameter')
+    body = request.body if may_have_body(environ) else b''
     wants_body = patch_of is not None or definition.body_type is not None
     if not body:
         if wants_body and request.method in ('POST', 'PUT', 'PATCH'):
@@ -170,7 +185,7 @@ def _check_json(body: bytes, definition: Any, patch_of: Any,
         raise APIError(f'The JSON body is not UTF-8: {exc}.',
                        error_code='microversion.invalid_body') from None
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates)
+        data = _DECODER.decode(text)
     except _DuplicateKey as exc:
         raise APIError(f'The JSON body has the key {exc.args[0]!r} twice in '
                        'one object.',
@@ -204,12 +219,19 @@ class _DuplicateKey(ValueError):
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _DuplicateKey(key)
-        result[key] = value
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
     return result
+
+
+#: One decoder for every body (``json.loads`` with a hook makes one per
+#: call); it keeps no state between documents.
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates)
 
 
 def _check_xml(body: bytes) -> None:
@@ -295,8 +317,8 @@ def check_received(definition: Any, arguments: Mapping[str, Any],
             and definition.arguments else None)
     for argument in definition.arguments:
         value = arguments.get(argument.name)
-        if value is None or value is wtypes.Unset:
-            continue
+        if not isinstance(value, _CONTAINERS):
+            continue  # None, Unset, a plain value: nothing versioned
         if patch_of is not None and argument is body:
             check_patch(patch_of, value, version)
             continue

@@ -26,6 +26,7 @@ from wsme import types as wtypes
 from wsme.rest.json import fromjson
 from wsme.utils import is_valid_code
 
+from pecan_microversions.pecan.arguments import may_have_body
 from pecan_microversions.pecan.errors import APIError
 
 __all__ = ['NOT_PARSED', 'call_method']
@@ -39,15 +40,20 @@ _NO_FORM = frozenset(['GET', 'HEAD', 'OPTIONS'])
 
 def call_method(definition: Any, method: Callable[..., Any], controller: Any,
                 args: tuple[Any, ...], kwargs: dict[str, Any],
-                body: Any = NOT_PARSED) -> Any:
+                body: Any = NOT_PARSED, request: Any = None,
+                response: Any = None) -> Any:
     """Read the arguments of ``method`` (exposed with WSME's
     ``definition``), call it, and answer as ``wsexpose`` would: the
     result and its datatype for the renderer, or a fault.
 
     :param body: the JSON body, parsed, or :data:`NOT_PARSED`.
+    :param request: the request (default: Pecan's current one).
+    :param response: the response (default: Pecan's current one).
     """
-    request = pecan.request
-    response = pecan.response
+    if request is None:
+        request = pecan.request
+    if response is None:
+        response = pecan.response
     datatype = definition.return_type
     try:
         values, named = _arguments(definition, request, args, kwargs, body)
@@ -84,23 +90,32 @@ def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
                ) -> tuple[list[Any], dict[str, Any]]:
     """The method's arguments from the URL, the query, the form and the
     body, combined and checked as WSME's ``get_args`` does."""
+    environ = request.environ
     try:
         from_path = wsme.rest.args.args_from_args(definition, args, kwargs)
-        if request.environ.get('QUERY_STRING') or (
-                body is NOT_PARSED and request.method not in _NO_FORM):
+        readable = may_have_body(environ)
+        if environ.get('QUERY_STRING') or (
+                readable and body is NOT_PARSED
+                and request.method not in _NO_FORM):
             from_query = wsme.rest.args.args_from_params(definition,
                                                          request.params)
         else:  # no query string and no form: nothing to read there
             from_query = _NO_ARGUMENTS
-        if body is NOT_PARSED:
+        if body is not NOT_PARSED:
+            from_body = _json_arguments(definition, body)
+        elif readable:
             from_body = wsme.rest.args.args_from_body(
                 definition, request.body, request.content_type)
+        else:  # WSME reads nothing from an empty body
+            from_body = _NO_ARGUMENTS
+        if from_query is _NO_ARGUMENTS and from_body is _NO_ARGUMENTS:
+            values, named = wsme.rest.args.combine_args(
+                definition, (from_path,), allow_override=True)
         else:
-            from_body = _json_arguments(definition, body)
-        sent = wsme.rest.args.combine_args(
-            definition, (from_query, _NO_ARGUMENTS, from_body))
-        values, named = wsme.rest.args.combine_args(
-            definition, (from_path, sent), allow_override=True)
+            sent = wsme.rest.args.combine_args(
+                definition, (from_query, _NO_ARGUMENTS, from_body))
+            values, named = wsme.rest.args.combine_args(
+                definition, (from_path, sent), allow_override=True)
         wsme.runtime.check_arguments(definition, values, named)
     except wsme.exc.ClientSideError:
         raise

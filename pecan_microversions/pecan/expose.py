@@ -26,10 +26,10 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Optional
 
-import pecan
+from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
-from pecan_microversions.compat import function_definition
+from pecan_microversions.compat import context_response, function_definition
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.arguments import (
@@ -40,7 +40,11 @@ from pecan_microversions.pecan.calling import NOT_PARSED, call_method
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.params import declared_parameters
 from pecan_microversions.pecan.rendering import render_json
-from pecan_microversions.pecan.request import get_registry, get_version
+from pecan_microversions.pecan.request import (
+    current_request,
+    get_registry,
+    get_version,
+)
 from pecan_microversions.wsme.checking import resolve_datatype
 from pecan_microversions.wsme.conversion import converter_of, up_from
 from pecan_microversions.wsme.fields import check_bound
@@ -51,6 +55,9 @@ from pecan_microversions.wsme.filtering import (
 )
 
 __all__ = ['versioned_wsexpose']
+
+#: Values that can hold request objects to walk (anything else is plain).
+_CONTAINERS = (wtypes.Base, list, tuple, dict)
 
 def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                        patch_of: Optional[Any] = None,
@@ -79,9 +86,11 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
             for value in (*args, *received.values()):
-                drop_unavailable_nulls(value, version)
+                if isinstance(value, _CONTAINERS):
+                    drop_unavailable_nulls(value, version)
             for value in (*args, *kwargs.values()):
-                fill_renames(value)
+                if isinstance(value, _CONTAINERS):
+                    fill_renames(value)
 
         # wsexpose declares the method (WSME signature, Pecan exposure) on
         # a function of its own; call_method stands in for the wrapper it
@@ -114,11 +123,11 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         # into closures.
         @functools.wraps(exposed)
         def outer(self: Any, *args: Any, **kwargs: Any) -> Any:
-            version = get_version()
-            request = pecan.request
+            request = current_request()
+            version = get_version(request)
             try:
                 data = check_sources(request, definition, target, version,
-                                     get_registry().request_formats)
+                                     get_registry(request).request_formats)
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
             converted = None
@@ -132,12 +141,12 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 check(args, kwargs, version, converted)
                 return func(controller, *args, **kwargs)
 
+            response = context_response()
             result = call_method(definition, method, self, args, kwargs,
-                                 data)
+                                 data, request, response)
             if isinstance(result, dict) and 'datatype' in result:
-                response = render_json(result['result'], result['datatype'],
-                                       version)
-                if response is not None:
+                if render_json(result['result'], result['datatype'],
+                               version, request, response):
                     return response
                 if converter_of(result['datatype']) is not None:
                     # Old values, types and computed fields exist in JSON

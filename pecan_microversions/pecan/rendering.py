@@ -8,9 +8,7 @@ other content types (XML) keep going through WSME.
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
-import pecan
+from typing import Any
 
 from pecan_microversions.compat import response_content_type
 from pecan_microversions.core.version import Version
@@ -22,17 +20,15 @@ __all__ = ['JSON_CONTENT_TYPE', 'render_json']
 JSON_CONTENT_TYPE = 'application/json'
 
 
-def render_json(result: Any, datatype: Any, version: Version) -> Optional[Any]:
-    """Write ``result`` as the JSON response; ``None`` if not JSON.
+def render_json(result: Any, datatype: Any, version: Version,
+                request: Any, response: Any) -> bool:
+    """Write ``result`` as ``response``'s JSON body, if Pecan chose JSON.
 
-    :returns: Pecan's response, filled in (a controller returning it tells
-        Pecan the body is written), or ``None`` when the response is not
-        JSON and WSME must render it.
+    :returns: whether it did: ``False`` when the response is not JSON and
+        WSME must render it.
     """
-    request = pecan.request
     if response_content_type(request) != JSON_CONTENT_TYPE:
-        return None
-    response = pecan.response
+        return False
     response.content_type = JSON_CONTENT_TYPE  # WebOb adds no charset
     response.body = encode(result, datatype, version).encode('utf-8')
-    return response
+    return True

@@ -6,11 +6,12 @@ module state, so concurrent requests at different versions cannot mix.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple, Optional
 
 import pecan
 
-from pecan_microversions.compat import ADHOC_ATTRS_KEY
+from pecan_microversions.compat import ADHOC_ATTRS_KEY, context_request
 from pecan_microversions.core.negotiation import VersionLimits
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version
@@ -20,6 +21,7 @@ __all__ = ['LEGACY_KEY', 'NEGOTIATION_ATTR', 'Negotiation', 'current_request',
 
 #: The ad hoc request attribute holding the request's :class:`Negotiation`.
 NEGOTIATION_ATTR = '_pecan_microversions'
+_NO_ATTRS: Mapping[str, Any] = {}
 #: The WSGI environ key naming the legacy header a request used.
 LEGACY_KEY = 'pecan_microversions.legacy_header'
 
@@ -37,14 +39,29 @@ class Negotiation(NamedTuple):
 
 
 def current_request(request: Optional[Any] = None) -> Any:
-    """``request``, or Pecan's current request when it is ``None``."""
-    return pecan.request if request is None else request
+    """``request``, or Pecan's current request when it is ``None`` (the
+    request object itself, not the ``pecan.request`` proxy)."""
+    if request is not None:
+        return request
+    try:
+        return context_request()
+    except AttributeError:  # outside a request: the proxy says so
+        return pecan.request
+
+
+def _attrs(request: Optional[Any]) -> Mapping[str, Any]:
+    """The request's ad hoc attributes (``request.api_version``, ...);
+    none outside a request."""
+    try:
+        environ = current_request(request).environ
+    except AttributeError:
+        return _NO_ATTRS
+    return environ.get(ADHOC_ATTRS_KEY) or _NO_ATTRS
 
 
 def negotiation_of(request: Optional[Any] = None) -> Optional[Negotiation]:
     """The negotiation the hook left on the (current) request, if any."""
-    attrs = current_request(request).environ.get(ADHOC_ATTRS_KEY)
-    return None if attrs is None else attrs.get(NEGOTIATION_ATTR)
+    return _attrs(request).get(NEGOTIATION_ATTR)  # type: ignore[no-any-return]
 
 
 def get_version(request: Optional[Any] = None) -> Version:
@@ -52,7 +69,7 @@ def get_version(request: Optional[Any] = None) -> Version:
 
     :raises RuntimeError: the request did not pass through the hook.
     """
-    version = getattr(current_request(request), 'api_version', None)
+    version = _attrs(request).get('api_version')
     if not isinstance(version, Version):
         raise RuntimeError(
             'This request has no API version: register '
