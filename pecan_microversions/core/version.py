@@ -36,12 +36,13 @@ class Version:
     :class:`InvalidVersion`).
     """
 
-    __slots__ = ('major', 'minor', '_key', '_hash')
+    __slots__ = ('major', 'minor', '_key', '_hash', '_text')
 
     major: int
     minor: int
     _key: tuple[int, int]
     _hash: int
+    _text: str
 
     def __init__(self, major: int, minor: int) -> None:
         if type(major) is not int or type(minor) is not int or (
@@ -53,6 +54,7 @@ class Version:
         object.__setattr__(self, 'minor', minor)
         object.__setattr__(self, '_key', key)
         object.__setattr__(self, '_hash', hash(key))
+        object.__setattr__(self, '_text', f'{major}.{minor}')
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError('Version is immutable.')
@@ -64,10 +66,10 @@ class Version:
         return f'Version({self.major}, {self.minor})'
 
     def __str__(self) -> str:
-        return f'{self.major}.{self.minor}'
+        return self._text
 
     def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
+        return format(self._text, spec) if spec else self._text
 
     def __hash__(self) -> int:
         return self._hash
@@ -132,6 +134,11 @@ def parse_version(text: str) -> Version:
         raise InvalidVersion(
             f'Version string is {len(text)} characters long; '
             f'at most {_MAX_LENGTH} are allowed.')
+    return _parse(text)
+
+
+@functools.lru_cache(maxsize=256)  # a Version is immutable: shared
+def _parse(text: str) -> Version:
     match = _GRAMMAR.fullmatch(text.strip(_TRIM))
     if match is None:
         raise InvalidVersion(

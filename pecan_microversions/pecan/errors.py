@@ -29,6 +29,7 @@ from xml.etree import ElementTree
 import pecan
 import webob
 import webob.exc
+import webob.util
 
 from pecan_microversions.core.errors import RequestError, http_code
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors, report_of
@@ -99,13 +100,16 @@ def error_response(error: RequestError, environ: Mapping[str, Any],
     """
     body = json.dumps(renderer(report_of(
         error, environ.get(_REQUEST_ID_KEY)))).encode('utf-8')
+    status: Any
     if isinstance(error, APIError):  # its headers may have been changed
         status, extra = error.status, error.headers
+    elif webob.util.status_reasons.get(error.code) == error.title:
+        status, extra = error.code, error.extra_headers  # WebOb's line
     else:
         status = f'{error.code} {error.title}'
         extra = error.extra_headers
-    response = webob.Response(body, status,
-                              [('Content-Type', ERROR_CONTENT_TYPE)])
+    response = webob.Response(body=body, status=status,
+                              content_type=ERROR_CONTENT_TYPE, charset=None)
     if extra:
         response.headerlist.extend(
             (name, value) for name, value in extra.items()
