@@ -70,6 +70,9 @@ def isoformat(value: Any) -> Any:
 
 #: Views the generated code inlines as ``value if value.__class__ is ...``.
 _SHARED = {plain_list: 'list', plain_dict: 'dict'}
+#: Fewest attributes for which a dict already in view form is returned as
+#: it is: checking that costs more than copying a smaller one.
+_AS_IT_IS_MIN = 4
 #: Views the generated code inlines whole.
 _INLINE = {isoformat: 'None if value is None else value.isoformat()'}
 
@@ -135,8 +138,9 @@ def _as_it_is(entries: Sequence[Entry],
               namespace: dict[str, Any]) -> list[str]:
     """Statements returning a dict that is already its own view: each
     attribute's key, in order, every value set and written as it is."""
-    if not all(isinstance(e, Read) and e.shown_as == e.name and not e.others
-               and e.convert is None and not e.down for e in entries):
+    if len(entries) < _AS_IT_IS_MIN or not all(
+            isinstance(e, Read) and e.shown_as == e.name and not e.others
+            and e.convert is None and not e.down for e in entries):
         return []
     namespace['NAMES'] = tuple(e.name for e in entries)
     return ['    if tuple(obj) == NAMES and Unset not in obj.values():',
@@ -154,6 +158,16 @@ def _expression(i: int, name: str, view: Optional[View],
     if view in _SHARED:
         return (f'value if value.__class__ is {_SHARED[view]} '
                 f'else {name}{i}(value)')
+    from_dict = getattr(view, 'from_dict', None)
+    if from_dict is not None:  # an object: a dict read without a dispatch
+        namespace[f'{name}{i}d'] = from_dict
+        return (f'({name}{i}d(value) if value.__class__ is dict '
+                f'else {name}{i}(value))')
+    items = getattr(view, 'items_of', None)
+    if items is not None:  # a list of objects: the loop inlined
+        namespace[f'{name}{i}i'], namespace[f'{name}{i}d'] = items
+        return (f'(None if value is None else [{name}{i}d(v) if v.__class__ '
+                f'is dict else {name}{i}i(v) for v in value])')
     return f'{name}{i}(value)'
 
 

@@ -213,6 +213,7 @@ def _array(item: View) -> View:
                 return None
             return [from_dict(v) if v.__class__ is dict else item(v)
                     for v in value]
+        objects.items_of = (item, from_dict)  # type: ignore[attr-defined]
         return objects
 
     def convert(value: Any) -> Any:

@@ -33,6 +33,15 @@ class Tag(wtypes.Base):
     weight = float
 
 
+class Address(wtypes.Base):
+    """A plain type big enough for a dict in shape to be shared."""
+
+    street = wtypes.text
+    city = wtypes.text
+    postcode = wtypes.text
+    country = wtypes.text
+
+
 @versioned_resource(REGISTRY, 'part')
 class Part(wtypes.Base):
     serial = wtypes.text
@@ -267,9 +276,18 @@ def test_wsme_internals_the_views_read():
 
 
 def test_a_plain_dict_already_in_shape_is_shared():
+    address_view = view(Address, VERSIONS[0])
+    ready = {'street': 'a', 'city': 'b', 'postcode': 'c', 'country': 'd'}
+    assert address_view(ready) is ready
+    reordered = dict(reversed(ready.items()))
+    assert address_view(reordered) is not reordered
+    assert list(address_view(reordered)) == list(ready)
+    extra = dict(ready, secret='s')
+    assert address_view(extra) == ready
+    # A small type's dict is copied: cheaper than checking it.
     tag_view = view(Tag, VERSIONS[0])
-    ready = {'label': 'x', 'weight': 1.5}
-    assert tag_view(ready) is ready
+    small = {'label': 'x', 'weight': 1.5}
+    assert tag_view(small) == small and tag_view(small) is not small
     reordered = {'weight': 1.5, 'label': 'x'}
     assert list(tag_view(reordered)) == ['label', 'weight']
     assert tag_view({'label': wtypes.Unset, 'weight': 2.0}) == {'weight': 2.0}
