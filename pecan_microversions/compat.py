@@ -8,6 +8,7 @@ breaks only this module (``tests/test_compat.py`` pins each behaviour).
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import Any, Optional
 
@@ -31,6 +32,7 @@ __all__ = [
     'is_wsme_function',
     'lookup_controller',
     'plain_attribute',
+    'request_body',
     'response_content_type',
     'set_exposure',
     'when_for',
@@ -55,6 +57,23 @@ def context_request() -> Any:
     :raises AttributeError: no request is being served in this context.
     """
     return pecan.core.state.request
+
+
+def request_body(request: Any) -> bytes:
+    """``request.body``, without WebOb's property machinery once the body
+    was made seekable (Pecan reads JSON bodies while routing).
+
+    WebOb keeps a seekable body as an ``io.BytesIO`` in ``wsgi.input``,
+    from its start, ``CONTENT_LENGTH`` bytes long, and flags it with
+    ``webob.is_body_seekable``; anything else is read by WebOb itself.
+    """
+    environ = request.environ
+    stream = environ.get('wsgi.input')
+    length = environ.get('CONTENT_LENGTH')
+    if (environ.get('webob.is_body_seekable') and type(stream) is io.BytesIO
+            and type(length) is str and length.isdigit()):
+        return stream.getvalue()[:int(length)]
+    return request.body  # type: ignore[no-any-return]
 
 
 def context_response() -> Any:

@@ -1,5 +1,7 @@
 """Pins each framework behaviour compat.py relies on."""
 
+import io
+
 import pecan
 import webob
 import webtest
@@ -128,3 +130,42 @@ def test_adhoc_attrs_key_is_where_webob_stores_attributes():
     assert request.environ[compat.ADHOC_ATTRS_KEY] == {'foo': 1}
     request.environ[compat.ADHOC_ATTRS_KEY]['bar'] = 2
     assert request.bar == 2
+
+
+def test_context_request_and_response_are_pecans_own_objects():
+    seen = {}
+
+    class Root:
+        @pecan.expose()
+        def index(self):
+            seen['request'] = compat.context_request()
+            seen['response'] = compat.context_response()
+            seen['same'] = (seen['request'].path == pecan.request.path
+                            and seen['request'] is not pecan.request)
+            pecan.response.status = 202
+            return 'ok'
+
+    app = webtest.TestApp(pecan.make_app(Root()))
+    response = app.get('/')
+    assert seen['same']
+    assert isinstance(seen['request'], webob.Request)
+    assert isinstance(seen['response'], webob.Response)
+    assert response.status_int == 202  # set through the proxy, same object
+    assert seen['response'].status_int == 202
+
+
+def test_request_body_reads_what_webob_reads():
+    body = b'{"a": 1}' + b' ' * 100
+    request = webob.Request.blank('/', method='POST', body=body)
+    assert compat.request_body(request) == body  # not yet seekable: WebOb
+    request.make_body_seekable()
+    assert request.environ.get('webob.is_body_seekable')
+    request.body_file.read(3)  # a position elsewhere does not matter
+    assert compat.request_body(request) == body == request.body
+    request.environ['CONTENT_LENGTH'] = '4'  # WebOb reads that many bytes
+    assert compat.request_body(request) == request.body == body[:4]
+    chunked = webob.Request.blank('/', method='POST')
+    chunked.environ['wsgi.input'] = io.BytesIO(b'xyz')
+    chunked.environ['wsgi.input_terminated'] = True
+    chunked.environ.pop('CONTENT_LENGTH', None)
+    assert compat.request_body(chunked) == b'xyz'

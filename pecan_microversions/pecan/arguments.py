@@ -34,7 +34,7 @@ from xml.etree import ElementTree
 
 from wsme import types as wtypes
 
-from pecan_microversions.compat import wsme_dataholder
+from pecan_microversions.compat import request_body, wsme_dataholder
 from pecan_microversions.core.checking import check_member
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
@@ -140,7 +140,7 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
         if '__body__' in query:
             raise _dunder_body()
         _check_keys(definition, query, 'query parameter')
-    body = request.body if may_have_body(environ) else b''
+    body = request_body(request) if may_have_body(environ) else b''
     wants_body = patch_of is not None or definition.body_type is not None
     if not body:
         if wants_body and request.method in ('POST', 'PUT', 'PATCH'):

@@ -18,7 +18,7 @@ you; call them yourself from ``pecan.expose`` methods.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from wsme import types as wtypes
 
@@ -44,6 +44,8 @@ _OPS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
 _SCALARS: dict[Any, tuple[type, ...]] = {
     str: (str,), int: (int,), float: (int, float), bool: (bool,)}
 _by_name_cache: dict[type, dict[str, Any]] = {}
+_members_cache: dict[tuple[type, Version], tuple[dict[str, Any],
+                                                 tuple[str, ...]]] = {}
 
 
 class _AnyJSON(wtypes.UserType):
@@ -194,25 +196,56 @@ def check_data(datatype: Any, data: Any, version: Version,
         raise RequestError(f'{_subject(label)} must be a JSON object.',
                        error_code='microversion.invalid_body')
     binding = binding_of(datatype)
-    attributes = attributes_by_name(datatype)
+    members, required = _members(datatype, binding, version)
     for name, value in data.items():
         field = join_label(label, name)
-        attr = attributes.get(name)
-        if attr is None:
+        member = members.get(name)
+        if member is None:
             raise RequestError(f'Unknown field {field!r}.',
                                error_code='microversion.unknown_field')
         if check_member(binding, name, value, version, field,
-                        readonly=attr.readonly,
-                        mandatory=is_mandatory(attr, binding, name, version)):
-            datatype_here = (attr.datatype if binding is None
-                             else binding.datatype_at(name, version))
-            if datatype_here is not attr.datatype and value is not None:
-                check_retyped(datatype_here, value, field, version)
-            check_data(datatype_here, value, version, field)
-    required = [a.name for a in attributes.values() if a.mandatory]
-    if binding is not None:
-        required += binding.mandatory[version]
+                        readonly=member.readonly, mandatory=member.mandatory):
+            if member.retyped and value is not None:
+                check_retyped(member.datatype, value, field, version)
+            if member.nested:
+                check_data(member.datatype, value, version, field)
     check_present(required, data, lambda name: join_label(label, name))
+
+
+class _Member(NamedTuple):
+    """How :func:`check_data` checks one attribute at one version."""
+
+    readonly: bool
+    mandatory: bool
+    datatype: Any  # at the version
+    retyped: bool  # another type than the newest
+    nested: bool   # can hold members to check
+
+
+def _members(cls: type, binding: Optional[Binding], version: Version
+             ) -> tuple[dict[str, _Member], tuple[str, ...]]:
+    """The attributes of ``cls`` by public name as checked at ``version``,
+    and the names a body must give (worked out once per type and
+    version)."""
+    key = (cls, version)
+    found = _members_cache.get(key)
+    if found is None:
+        attributes = attributes_by_name(cls)
+        members = {}
+        for name, attr in attributes.items():
+            here = (attr.datatype if binding is None
+                    else binding.datatype_at(name, version))
+            members[name] = _Member(
+                bool(attr.readonly),
+                is_mandatory(attr, binding, name, version), here,
+                here is not attr.datatype,
+                isinstance(here, (wtypes.ArrayType, wtypes.DictType)) or (
+                    isinstance(here, type) and wtypes.iscomplex(here)))
+        required = [a.name for a in attributes.values() if a.mandatory]
+        if binding is not None:
+            required += binding.mandatory[version]
+        found = _members_cache[key] = (members, tuple(required))
+    return found
 
 
 def check_retyped(datatype: Any, value: Any, field: str,

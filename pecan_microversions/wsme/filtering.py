@@ -24,6 +24,8 @@ __all__ = ['drop_unavailable_nulls', 'fill_renames', 'filter_response']
 _Walker = Optional[Callable[[Any], None]]
 _plans: dict[tuple[type, Version], _Walker] = {}
 _may_need: dict[type, bool] = {}
+_request_plans: dict[type, tuple[tuple[tuple[str, ...], ...],
+                                tuple[str, ...]]] = {}
 _MISSING = object()
 _Unset = wtypes.Unset
 
@@ -138,18 +140,16 @@ def fill_renames(value: Any) -> None:
     value under the old or the new name alike.
     """
     if isinstance(value, wtypes.Base):
-        binding = binding_of(type(value))
-        if binding is not None:
-            for group in binding.groups:
-                present = [getattr(value, k) for k in group]
-                found = next((v for v in present if v is not _Unset), _Unset)
-                if found is not _Unset:
-                    for key, current in zip(group, present, strict=True):
-                        if current is _Unset:
-                            setattr(value, key, found)
-        for attr in wtypes.list_attributes(type(value)):
-            if _may_contain(attr.datatype):
-                fill_renames(getattr(value, attr.key))
+        groups, nested = _request_plan(type(value))
+        for group in groups:
+            present = [getattr(value, k) for k in group]
+            found = next((v for v in present if v is not _Unset), _Unset)
+            if found is not _Unset:
+                for key, current in zip(group, present, strict=True):
+                    if current is _Unset:
+                        setattr(value, key, found)
+        for key in nested:
+            fill_renames(getattr(value, key))
     elif isinstance(value, (list, tuple)):
         for item in value:
             fill_renames(item)
@@ -165,18 +165,32 @@ def drop_unavailable_nulls(value: Any, version: Version) -> None:
     :func:`fill_renames`, so that a null never stands for a sent value.
     """
     if isinstance(value, wtypes.Base):
-        binding = binding_of(type(value))
+        cls = type(value)
+        binding = binding_of(cls)
         if binding is not None and binding.registry.null_as_absent:
             visible = binding.visible[version]
             for name, attr in binding.by_name.items():
                 if name not in visible and getattr(value, attr.key) is None:
                     setattr(value, attr.key, _Unset)
-        for attr in wtypes.list_attributes(type(value)):
-            if _may_contain(attr.datatype):
-                drop_unavailable_nulls(getattr(value, attr.key), version)
+        for key in _request_plan(cls)[1]:
+            drop_unavailable_nulls(getattr(value, key), version)
     elif isinstance(value, (list, tuple)):
         for item in value:
             drop_unavailable_nulls(item, version)
     elif isinstance(value, dict):
         for item in value.values():
             drop_unavailable_nulls(item, version)
+
+
+def _request_plan(cls: type) -> tuple[tuple[tuple[str, ...], ...],
+                                      tuple[str, ...]]:
+    """A type's renamed groups, and the keys of its attributes that can
+    hold something to walk (worked out once per type)."""
+    plan = _request_plans.get(cls)
+    if plan is None:
+        binding = binding_of(cls)
+        plan = _request_plans[cls] = (
+            tuple(binding.groups) if binding is not None else (),
+            tuple(a.key for a in wtypes.list_attributes(cls)
+                  if _may_contain(a.datatype)))
+    return plan
