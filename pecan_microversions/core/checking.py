@@ -125,11 +125,14 @@ def pointer_parts(op: Mapping[str, Any], member: str,
     pointer = op.get(member)
     if not isinstance(pointer, str):
         raise patch_error(f'{where} has no "{member}" string.')
-    try:
-        parts: list[str] = jsonpointer.JsonPointer(pointer).parts
-    except jsonpointer.JsonPointerException as exc:
-        raise patch_error(f'{where}: invalid "{member}" {pointer!r}: '
-                          f'{exc}.') from None
+    if pointer[:1] == '/' and '~' not in pointer:  # nothing to unescape
+        parts = pointer[1:].split('/')
+    else:
+        try:
+            parts = list(jsonpointer.JsonPointer(pointer).parts)
+        except jsonpointer.JsonPointerException as exc:
+            raise patch_error(f'{where}: invalid "{member}" {pointer!r}: '
+                              f'{exc}.') from None
     if not parts:
         raise patch_error(f'{where}: "{member}" must name a field, not the '
                           'whole resource.')

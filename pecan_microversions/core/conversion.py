@@ -25,10 +25,8 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Optional
 
-import jsonpatch
-import jsonpointer
-
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
+from pecan_microversions.core.patching import patched_copy
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import (
     Computed,
@@ -241,13 +239,8 @@ class Conversion:
             changes a computed field.
         """
         shown = self.down(newest, version)
-        try:
-            # apply_patch works on a deep copy: shown and newest stay as is.
-            patched = jsonpatch.apply_patch(shown, operations)
-        except (jsonpatch.JsonPatchException,
-                jsonpointer.JsonPointerException) as exc:
-            raise RequestError(f'The patch cannot be applied: {exc}',
-                               error_code='microversion.patch_failed') from None
+        # Applied to a copy: shown (sharing values with newest) stays as is.
+        patched = patched_copy(shown, operations)
         return self.merge(newest, shown, patched, version)
 
     def _up_value(self, step: FieldStep, value: Any, version: Version) -> Any:

@@ -32,13 +32,9 @@ their types is left to the service.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Optional
-
-import jsonpatch
-import jsonpointer
 
 from pecan_microversions.core.checking import (
     check_available,
@@ -55,6 +51,7 @@ from pecan_microversions.core.contract import (
 )
 from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
+from pecan_microversions.core.patching import patched_copy
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import (
     Change,
@@ -261,14 +258,8 @@ class Schema:
         :raises ~pecan_microversions.core.errors.RequestError: the patch is refused
             or cannot be applied (a missing path, a failed ``test``, ...).
         """
-        operations = self.check_patch(patch, version)
-        try:
-            result: dict[str, Any] = jsonpatch.apply_patch(
-                copy.deepcopy(dict(document)), operations)
-        except (jsonpatch.JsonPatchException,
-                jsonpointer.JsonPointerException) as exc:
-            raise RequestError(f'The patch cannot be applied: {exc}',
-                           error_code='microversion.patch_failed') from None
+        result: dict[str, Any] = patched_copy(
+            dict(document), self.check_patch(patch, version))
         return result
 
     def patch_newest(self, newest: Mapping[str, Any], patch: Any,

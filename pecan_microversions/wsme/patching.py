@@ -9,7 +9,6 @@ mandatory at the version cannot be removed.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Mapping
 from typing import Any, Optional
@@ -20,6 +19,7 @@ from wsme import types as wtypes
 
 from pecan_microversions.core.checking import check_available, check_value
 from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.patching import patched_copy
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
     attributes_by_name,
@@ -52,8 +52,7 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
     datatype = resolve_datatype(datatype)
     try:
         operations = check_operations(datatype, patch, version, True)
-        result = jsonpatch.apply_patch(copy.deepcopy(dict(document)),
-                                       operations)
+        result = patched_copy(dict(document), operations)
         _check_effect(datatype, document, result, version, '', None)
     except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException,
             TypeError, KeyError, IndexError, AttributeError) as exc:
