@@ -22,12 +22,14 @@ from pecan_microversions.core.representations import Converter
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import check_patch, resolve_datatype
 from pecan_microversions.wsme.fields import binding_of
+from pecan_microversions.wsme.values import check_json_value
 
 __all__ = ['JSONValue', 'converter_of', 'from_newest', 'patch_newest',
            'to_newest', 'up_from']
 
 _converters: dict[Any, Optional[Converter]] = {}
 _PENDING = object()
+_ABSENT = object()
 
 
 class JSONValue(wtypes.UserType):
@@ -156,10 +158,14 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
     :func:`~pecan_microversions.wsme.checking.check_patch`), applied to that
     view, and written back: every field the version cannot see, top level
     or nested, keeps its value; renamed fields land under their newest
-    names and old values are mapped up.
+    names and old values are mapped up.  Each field whose value changed is
+    then checked as WSME checks it in a body (its type, a string's length,
+    an enum's values: see :func:`~pecan_microversions.wsme.values.
+    check_json_value`), whichever operation put it there.
 
     :raises ~pecan_microversions.core.errors.RequestError: the patch is
-        refused or cannot be applied.
+        refused or cannot be applied, or leaves a field with a value its
+        type does not allow.
     """
     operations = check_patch(datatype, patch, version)
     binding = binding_of(resolve_datatype(datatype))
@@ -168,4 +174,9 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
         raise TypeError(f'{datatype!r} is not bound to a registry.')
     conversion = (converter if isinstance(converter, Conversion)
                   else binding.conversion)
-    return conversion.apply_patch(newest, operations, version)
+    patched = conversion.apply_patch(newest, operations, version)
+    for name, value in patched.items():
+        attr = binding.by_name.get(name)
+        if attr is not None and value != newest.get(name, _ABSENT):
+            check_json_value(attr.datatype, value, name)
+    return patched

@@ -449,3 +449,26 @@ def test_discovery_urls_answer_405_to_other_methods(demo, path, method):
 def test_discovery_urls_answer_get_and_head(demo, path):
     assert demo.get(path).json
     assert demo.head(path).body == b''
+
+
+@pytest.mark.parametrize('version, ops, field', [
+    ('1.3', [{'op': 'replace', 'path': '/name', 'value': 123}], 'name'),
+    ('1.3', [{'op': 'replace', 'path': '/name', 'value': ''}], 'name'),
+    ('1.3', [{'op': 'replace', 'path': '/name', 'value': 'x' * 256}], 'name'),
+    ('1.3', [{'op': 'add', 'path': '/description', 'value': ['a']}],
+     'description'),
+    ('1.8', [{'op': 'replace', 'path': '/owner', 'value': 7}], 'owner'),
+    ('1.9', [{'op': 'replace', 'path': '/owner',
+              'value': {'name': 7, 'domain': 'd'}}], 'owner'),
+    # a value moved in from another field is judged where it lands
+    ('1.9', [{'op': 'add', 'path': '/owner', 'value': {'name': 'o'}},
+             {'op': 'copy', 'from': '/owner', 'path': '/description'}],
+     'description'),
+])
+def test_patched_values_are_checked_as_a_post_body_is(api, store, version,
+                                                      ops, field):
+    before = store.list()
+    error = assert_error(patch(api, version, ops, expect_errors=True), 400)
+    assert error['code'] == 'microversion.invalid_value'
+    assert repr(field) in error['detail']
+    assert store.list() == before

@@ -1,0 +1,47 @@
+"""A JSON value checked as WSME checks it in a body."""
+
+import datetime
+
+import pytest
+from wsme import types as wtypes
+
+from pecan_microversions.core.errors import RequestError
+from pecan_microversions.wsme.values import check_json_value
+
+COLOUR = wtypes.Enum(str, 'red', 'green')
+
+
+class Pair(wtypes.Base):
+    """A plain nested type (module level: WSME keeps weak references)."""
+
+    left = wtypes.text
+    right = int
+
+
+@pytest.mark.parametrize('datatype, value', [
+    (wtypes.text, 'x'), (int, 3), (float, 1.5), (bool, True),
+    (wtypes.StringType(min_length=1, max_length=3), 'abc'),
+    (COLOUR, 'red'), (datetime.datetime, '2026-01-02T03:04:05'),
+    (datetime.date, '2026-01-02'),
+    (wtypes.ArrayType(wtypes.text), ['a', 'b']),
+    (wtypes.DictType(wtypes.text, int), {'a': 1}), (Pair, {'left': 'l', 'right': 2}),
+    (wtypes.text, None), (Pair, None)])
+def test_what_wsme_accepts_passes(datatype, value):
+    check_json_value(datatype, value, 'field')
+
+
+@pytest.mark.parametrize('datatype, value', [
+    (wtypes.text, 5), (int, 'x'),
+    (wtypes.StringType(min_length=1, max_length=3), ''),
+    (wtypes.StringType(min_length=1, max_length=3), 'abcd'),
+    (COLOUR, 'blue'), (datetime.datetime, 'yesterday'),
+    (wtypes.ArrayType(wtypes.text), 'not a list'),
+    (wtypes.ArrayType(int), ['x']),
+    (Pair, {'left': 'l', 'right': 'two'}), (Pair, {'other': 1}),
+    (Pair, 'not an object')])
+def test_what_wsme_refuses_is_a_400_naming_the_field(datatype, value):
+    with pytest.raises(RequestError) as raised:
+        check_json_value(datatype, value, 'colour_field')
+    assert raised.value.code == 400
+    assert raised.value.error_code == 'microversion.invalid_value'
+    assert "'colour_field'" in raised.value.detail
