@@ -77,8 +77,8 @@ class _Planned(NamedTuple):
 class _FastPath(NamedTuple):
     limits: VersionLimits
     #: the usual header value ("<service> X.Y") of each accepted version,
-    #: and None (no header) for the default
-    accepted: dict[Optional[str], Version]
+    #: and None (no header) for the default: the version and its negotiation
+    accepted: dict[Optional[str], tuple[Version, Negotiation]]
     #: each accepted version's negotiation, response headers ready
     negotiated: dict[Version, Negotiation]
     #: the negotiation for requests whose headers are worked out later
@@ -185,9 +185,6 @@ class MicroversionHook(PecanHook):
         service = self.registry.service_type
         versions = [v for v in self.registry.versions
                     if v.matches(limits.min_version, limits.max_version)]
-        accepted: dict[Optional[str], Version] = {
-            f'{service} {v}': v for v in versions}
-        accepted[None] = limits.default_version  # no header
         planned = {}
         for legacy in (None, *self.registry.legacy_headers):
             for v in versions:
@@ -198,6 +195,9 @@ class MicroversionHook(PecanHook):
         negotiated = {v: Negotiation(limits, self.registry,
                                      planned[v, None].pairs)
                       for v in versions}
+        accepted = {f'{service} {v}': (v, negotiated[v]) for v in versions}
+        default = limits.default_version  # no header
+        accepted[None] = (default, negotiated[default])
         merged = frozenset().union(*(planned[v, None].merged
                                      for v in versions))
         initials = ''.join(sorted({c for name in merged
@@ -219,14 +219,14 @@ class MicroversionHook(PecanHook):
         # the general way (legacy headers are not read when the standard
         # header names this service).
         raw = environ.get(STANDARD_ENVIRON_KEY)
-        version = fast.accepted.get(raw)
+        found = fast.accepted.get(raw)
         if raw is None:
             for key in self._legacy_environ_keys:
                 if key in environ:
-                    version = None
+                    found = None
                     break
-        if version is not None:
-            attrs[NEGOTIATION_ATTR] = fast.negotiated[version]
+        if found is not None:
+            version, attrs[NEGOTIATION_ATTR] = found
         else:
             attrs[NEGOTIATION_ATTR] = fast.general  # in place if we raise
             text, legacy = requested_version_text(environ, self.registry,
@@ -243,7 +243,10 @@ class MicroversionHook(PecanHook):
             if legacy is None:
                 attrs[NEGOTIATION_ATTR] = fast.negotiated[version]
         attrs['api_version'] = version
-        check_encoding(environ)  # after the version: a 4xx carries it
+        # After the version: a 4xx carries it.  Nothing to check without a
+        # content type or a query string.
+        if environ.get('CONTENT_TYPE') or environ.get('QUERY_STRING'):
+            check_encoding(environ)
 
     def on_error(self, state: Any,
                  e: BaseException) -> Optional[webob.Response]:
