@@ -195,7 +195,8 @@ class MicroversionHook(PecanHook):
         negotiated = {v: Negotiation(limits, self.registry,
                                      planned[v, None].pairs)
                       for v in versions}
-        accepted = {f'{service} {v}': (v, negotiated[v]) for v in versions}
+        accepted: dict[Optional[str], tuple[Version, Negotiation]] = {
+            f'{service} {v}': (v, negotiated[v]) for v in versions}
         default = limits.default_version  # no header
         accepted[None] = (default, negotiated[default])
         merged = frozenset().union(*(planned[v, None].merged
