@@ -3,8 +3,10 @@
 A ``copy`` or ``move`` carries a value of the stored resource, which the
 patch itself does not show; :func:`apply_patch` applies the patch to a copy
 of the document and checks what changed as if the client had sent it: a
-value that lands in a field must be valid at the version there, and a field
-mandatory at the version cannot be removed.
+value that lands in a field must be valid at the version there (and of its
+type, as WSME checks a body: see :func:`~pecan_microversions.wsme.values.
+check_json_value`), and a field mandatory at the version cannot be
+removed.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pecan_microversions.wsme.checking import (
     resolve_datatype,
 )
 from pecan_microversions.wsme.fields import Binding, binding_of
+from pecan_microversions.wsme.values import check_json_value
 
 __all__ = ['apply_patch']
 
@@ -90,6 +93,7 @@ def _check_effect(datatype: Any, before: Any, after: Any, version: Version,
             binding, name = rule
             check_value(binding, name, after, version, label)
         check_data(datatype, after, version, label)
+        check_json_value(datatype, after, label)
 
 
 def _check_list(item_type: Any, before: list[Any], after: list[Any],
@@ -137,6 +141,8 @@ def _check_object(datatype: type, before: dict[str, Any],
                     f'Mandatory field {field!r} cannot be removed or set to '
                     'null.', error_code='microversion.missing_field')
             continue
-        _check_effect(attr.datatype, old, new, version, field,
+        _check_effect(attr.datatype if binding is None
+                      else binding.datatype_at(name, version), old, new,
+                      version, field,
                       None if binding is None or name not in binding.values
                       else (binding, name))

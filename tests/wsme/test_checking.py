@@ -279,3 +279,22 @@ def test_missing_plain_mandatory_field_is_refused_by_check_body():
     assert caught.value.error_code == 'microversion.missing_field'
     assert "'name'" in caught.value.detail
     check_body(Plain, {'name': 'n'}, Version(1, 0))
+
+
+@pytest.mark.parametrize('ops, field', [
+    ([{'op': 'replace', 'path': '/owner', 'value': 5}], 'owner'),
+    ([{'op': 'replace', 'path': '/state', 'value': 'sideways'}], 'state'),
+    ([{'op': 'add', 'path': '/extra/k', 'value': ['not', 'text']}],
+     'extra[k]'),
+    ([{'op': 'add', 'path': '/a', 'value': {'b': [{'c': 7}]}}], 'a'),
+    # a value copied from another field is judged where it lands
+    ([{'op': 'copy', 'from': '/extra', 'path': '/owner'}], 'owner'),
+])
+def test_apply_patch_checks_values_as_wsme_checks_a_body(node_type, ops,
+                                                         field):
+    document = {'name': 'n', 'owner': 'a', 'extra': {'x': 'y'}}
+    error = _error(apply_patch, node_type, document, ops, V2)
+    assert error.error_code in ('microversion.invalid_value',
+                                'microversion.invalid_body')
+    assert repr(field) in error.detail
+    assert document == {'name': 'n', 'owner': 'a', 'extra': {'x': 'y'}}
