@@ -55,6 +55,8 @@ class FieldStep(NamedTuple):
     up: tuple[_Fn, ...]         # version -> newest, in order
     nested: Optional[Converter]  # None where a retype owns the value
     retyped: bool               # a Retype applies: ``down`` owns the value
+    reads: Optional[tuple[str, ...]] = None  # what ``compute`` is given
+    #                             (newest names); None: the whole document
 
 
 class Conversion:
@@ -79,6 +81,7 @@ class Conversion:
         self._by_key: dict[Version, dict[str, FieldStep]] = {}
         bounds = {f.name: change_bounds(registry, resource, f)
                   for f in self.fields}
+        _check_reads(resource, self.fields)
         for version in registry.versions:
             steps = tuple(self._step(f, bounds[f.name], version)
                           for f in self.fields
@@ -110,6 +113,7 @@ class Conversion:
                           key=lambda c: bounds[id(c)], reverse=True)
         key = spec.name
         compute = None
+        reads = None
         down: list[_Fn] = []
         up: list[_Fn] = []
         retyped = False
@@ -118,6 +122,7 @@ class Conversion:
                 key = change.old_name
             elif isinstance(change, Computed):
                 compute = change.compute
+                reads = None if change.reads is None else tuple(change.reads)
             elif isinstance(change, ValueMap):
                 down.append(_mapper(change.down))
                 up.insert(0, _mapper(change.up))
@@ -126,7 +131,7 @@ class Conversion:
                 down.append(change.down)
                 up.insert(0, change.up)
         return FieldStep(spec.name, key, compute, tuple(down), tuple(up),
-                         None if retyped else spec.nested, retyped)
+                         None if retyped else spec.nested, retyped, reads)
 
     # -- converting ------------------------------------------------------------
 
@@ -151,7 +156,9 @@ class Conversion:
         out: dict[str, Any] = {}
         for step in self._plans[version]:
             if step.compute is not None:
-                out[step.key] = step.compute(document)
+                out[step.key] = step.compute(
+                    document if step.reads is None else
+                    {n: document[n] for n in step.reads if n in document})
                 continue
             if step.name not in document:
                 continue
@@ -375,3 +382,18 @@ class DictOf:
                 result[key] = None if item is None else self.item.up(item,
                                                                      version)
         return result
+
+
+def _check_reads(resource: str, fields: Sequence[FieldSpec]) -> None:
+    """Every name a :class:`Computed` reads is a field of the resource."""
+    names = {f.name for f in fields}
+    for spec in fields:
+        for change in spec.changes:
+            if not isinstance(change, Computed) or change.reads is None:
+                continue
+            unknown = [n for n in change.reads if n not in names]
+            if unknown:
+                raise InvalidDeclarationError(
+                    f'{resource}.{spec.name} Computed: reads '
+                    f'{unknown[0]!r}, which is not a field of {resource} '
+                    f'(fields: {", ".join(sorted(names))}).')

@@ -21,7 +21,7 @@ here runs per request.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Optional, Protocol, Union
 
@@ -69,10 +69,31 @@ class ValueMap:
 class Computed:
     """The field's value is ``compute(newest object)`` at versions up to
     ``max_version`` (``None``: every version the field exists at).  A
-    computed field is read-only: what clients send for it is not stored."""
+    computed field is read-only: what clients send for it is not stored.
+
+    :param reads: the newest names of the fields ``compute`` reads; given,
+        ``compute`` receives a dict of only those (a field that is not set
+        is absent) and nothing else is converted for it.  ``None``: the
+        whole newest object.
+    :raises InvalidDeclarationError: ``reads`` is a string, or holds
+        something other than strings.
+    """
 
     compute: Callable[[Mapping[str, Any]], Any]
     max_version: Optional[VersionLike] = None
+    reads: Optional[Collection[str]] = None
+
+    def __post_init__(self) -> None:
+        if self.reads is None:
+            return
+        names = (None if isinstance(self.reads, (str, bytes))
+                 or not isinstance(self.reads, Iterable)
+                 else tuple(self.reads))
+        if names is None or not all(isinstance(n, str) for n in names):
+            raise InvalidDeclarationError(
+                f'Computed reads must be a collection of field names, not '
+                f'{self.reads!r}.')
+        object.__setattr__(self, 'reads', tuple(dict.fromkeys(names)))
 
 
 @dataclass(frozen=True)

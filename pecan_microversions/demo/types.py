@@ -76,7 +76,8 @@ class Node(wtypes.Base):
         values={'cancelled': '1.9'},
         changes=[ValueMap({'cancelled': 'failed'}, max_version='1.8')])
     available = versioned(bool, max_version='1.8', readonly=True,
-                          changes=[Computed(_available)])
+                          changes=[Computed(_available,
+                                            reads=['provision_state'])])
     links = wtypes.wsattr([Link], readonly=True)
 
     @classmethod

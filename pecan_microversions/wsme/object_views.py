@@ -40,13 +40,16 @@ class Read(NamedTuple):
     convert: Optional[View] = None  # the value's view (None: as it is)
     down: tuple[Callable[[Any], Any], ...] = ()  # then, if not None
     newest: Optional[View] = None   # its newest JSON, for computing
+    computed_from: bool = False     # a computed field reads it
 
 
 class Compute(NamedTuple):
-    """A field computed from the newest JSON of the whole value."""
+    """A field computed from the newest JSON of the value: of the
+    attributes read for computing, or only ``reads`` of them."""
 
     name: str
     compute: Callable[[Mapping[str, Any]], Any]
+    reads: Optional[tuple[str, ...]] = None
 
 
 Entry = Union[Read, Compute]
@@ -106,7 +109,11 @@ def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
             namespace[f'k{i}'] = entry.compute
             for body in (objects, dicts):  # its place in the JSON
                 body.append(f'    out[{entry.name!r}] = None')
-            finish.append(f'    out[{entry.name!r}] = k{i}(new)')
+            given = 'new'
+            if entry.reads is not None:
+                namespace[f'r{i}'] = entry.reads
+                given = f'{{n: new[n] for n in r{i} if n in new}}'
+            finish.append(f'    out[{entry.name!r}] = k{i}({given})')
             continue
         if not entry.key.isidentifier():
             raise InvalidDeclarationError(f'{cls.__qualname__}: attribute '
@@ -122,7 +129,7 @@ def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
                         f'        value = first_set(obj, o{i})']
             dicts += ['    if value is Unset:',
                       f'        value = first_in(obj, n{i})']
-        lines = _write(i, entry, computing, namespace)
+        lines = _write(i, entry, namespace)
         for body in (objects, dicts):
             body.append('    if value is not Unset:')
             body += [f'        {line}' for line in lines]
@@ -171,12 +178,11 @@ def _expression(i: int, name: str, view: Optional[View],
     return f'{name}{i}(value)'
 
 
-def _write(i: int, entry: Read, computing: bool,
-           namespace: dict[str, Any]) -> list[str]:
+def _write(i: int, entry: Read, namespace: dict[str, Any]) -> list[str]:
     """The statements storing one set value (named ``value``)."""
     lines = []
     shown = _expression(i, 'c', entry.convert, namespace)
-    if computing:
+    if entry.computed_from:
         newest = _expression(i, 'w', entry.newest, namespace)
         if entry.newest is entry.convert and entry.shown_as is not None:
             lines.append(f'shown = {newest}')

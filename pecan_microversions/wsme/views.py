@@ -292,7 +292,12 @@ def _converted(cls: type, binding: Any, version: Version,
     :meth:`~pecan_microversions.core.conversion.Conversion.down` writes its
     newest JSON: old names, mapped values, old types, computed fields."""
     plan = binding.conversion.plan(version)
-    computing = any(step.compute is not None for step in plan)
+    computes = [step for step in plan if step.compute is not None]
+    # The newest names computed fields read (None: every one).
+    needed: Optional[frozenset[str]] = frozenset().union(
+        *(step.reads for step in computes if step.reads is not None))
+    if any(step.reads is None for step in computes):
+        needed = None
     attributes = wtypes.list_attributes(cls)
     names = {a.key: a.name for a in attributes}
     groups = {group[0]: group[1:] for group in binding.groups}
@@ -300,7 +305,9 @@ def _converted(cls: type, binding: Any, version: Version,
     read: set[str] = set()
     for step in plan:
         if step.compute is not None:
-            entries.append(Compute(step.key, step.compute))
+            entries.append(Compute(step.key, step.compute, None if (
+                step.reads is None or frozenset(step.reads) == needed)
+                else step.reads))
             continue
         attr = binding.by_name[step.name]
         read.add(attr.key)
@@ -309,11 +316,15 @@ def _converted(cls: type, binding: Any, version: Version,
             attr, groups.get(attr.key, ()), names, shown_as=step.key,
             convert=newest if step.retyped else _view_or_none(
                 attr.datatype, version, building),
-            down=step.down, newest=newest))
-    if computing:  # what the version hides is still read, to compute from
+            down=step.down, newest=newest,
+            computed_from=bool(computes) and (needed is None
+                                              or attr.name in needed)))
+    if computes:  # what the version hides is still read, to compute from
         entries += [_read(attr, newest=_view_or_none(attr.datatype, None,
-                                                     building))
-                    for attr in attributes if attr.key not in read]
+                                                     building),
+                          computed_from=True)
+                    for attr in attributes if attr.key not in read
+                    and (needed is None or attr.name in needed)]
     return entries
 
 

@@ -185,3 +185,40 @@ def test_an_up_conversion_refusing_a_value_is_a_400_not_a_500():
     assert caught.value.code == 400
     assert caught.value.error_code == 'microversion.invalid_value'
     assert "'speed' of port" in caught.value.detail
+
+
+def _given(document):
+    return dict(document)
+
+
+def test_a_computed_field_that_declares_reads_is_given_only_those():
+    conversion = Conversion(registry(), 'lamp', [
+        FieldSpec('state'), FieldSpec('size'), FieldSpec('label'),
+        FieldSpec('seen', None, V(1, 1), changes=(
+            Computed(_given, reads=['state', 'size']),)),
+        FieldSpec('whole', None, V(1, 1), changes=(Computed(_given),))])
+    newest = {'state': 'on', 'label': 'l', 'size': 3}
+    shown = conversion.down(newest, V(1, 0))
+    assert shown['seen'] == {'state': 'on', 'size': 3}
+    assert shown['whole'] == newest
+    # A field the document lacks is absent, not None.
+    assert conversion.down({'label': 'l'}, V(1, 0))['seen'] == {}
+
+
+@pytest.mark.parametrize('reads', ['state', b'state', 3, ['state', 3]])
+def test_reads_must_be_a_collection_of_names(reads):
+    with pytest.raises(InvalidDeclarationError, match='field names'):
+        Computed(_given, reads=reads)
+
+
+def test_reads_names_a_field_of_the_resource():
+    with pytest.raises(InvalidDeclarationError,
+                       match=r"lamp.seen Computed: reads 'stat',"):
+        Conversion(registry(), 'lamp', [
+            FieldSpec('state'),
+            FieldSpec('seen', None, V(1, 1), changes=(
+                Computed(_given, reads=('stat',)),))])
+
+
+def test_reads_are_kept_once_in_order():
+    assert Computed(_given, reads=iter(['b', 'a', 'b'])).reads == ('b', 'a')

@@ -244,3 +244,70 @@ def test_a_nested_type_without_changes_hides_what_its_version_lacks():
         'state': 'busy', 'plate': {'label': 'a'}, 'plates': [{'label': 'b'}]}
     assert view(Rack, REGISTRY.known_version('1.2'))(rack)['plate'] == {
         'label': 'a', 'colour': 'red'}
+
+
+def _keys(document):
+    return ','.join(sorted(document))
+
+
+@versioned_resource(REGISTRY, 'bulb')
+class Bulb(wtypes.Base):
+    """One computed field that reads one field: nothing else is read."""
+
+    watts = int
+    state = wtypes.Enum(str, *STATES)
+    lit = versioned(wtypes.text, max_version='1.3', readonly=True, changes=[
+        Computed(_keys, reads=['state'])])
+
+
+@versioned_resource(REGISTRY, 'lamp')
+class Lamp(wtypes.Base):
+    """Two computed fields: one reads two fields, one the whole lamp."""
+
+    label = wtypes.text
+    state = versioned(wtypes.Enum(str, *STATES),
+                      changes=[ValueMap({'gone': 'busy'}, max_version='1.3')])
+    size = versioned(Size, '1.1', changes=[
+        Retype(_size_down, _size_up, max_version='1.4', type_name='string',
+               datatype=wtypes.text)])
+    bulb = Bulb
+    seen = versioned(wtypes.text, max_version='1.2', readonly=True, changes=[
+        Computed(_keys, reads=('size', 'state'))])
+    whole = versioned(wtypes.text, max_version='1.1', readonly=True, changes=[
+        Computed(_keys)])
+
+
+BULBS = st.fixed_dictionaries({
+    'watts': _maybe(st.integers(0, 9)),
+    'state': _maybe(st.sampled_from(STATES))})
+LAMPS = st.fixed_dictionaries({
+    'label': _maybe(TEXT), 'state': _maybe(st.sampled_from(STATES)),
+    'size': _maybe(SIZES), 'bulb': _maybe(BULBS)})
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(LAMPS)
+def test_computed_fields_that_declare_reads_match_from_newest(spec):
+    lamp = _object(Lamp, spec)
+    plain = _names(Lamp, spec)
+    for version in VERSIONS:
+        expected = _as_json(from_newest(Lamp, lamp, version))
+        compiled = view(Lamp, version)
+        assert _as_json(compiled(lamp)) == expected, version
+        assert _as_json(compiled(plain)) == expected, version
+
+
+def test_a_computed_field_is_given_only_what_it_reads():
+    lamp = Lamp(label='l', state='gone', size=Size(value=1, unit='k'),
+                bulb=Bulb(watts=5, state='idle'))
+    plain = {'label': 'l', 'state': 'gone', 'size': {'value': 1, 'unit': 'k'},
+             'bulb': {'watts': 5, 'state': 'idle'}}
+    for value in (lamp, plain):
+        shown = view(Lamp, REGISTRY.known_version('1.0'))(value)
+        assert shown['seen'] == 'size,state'
+        assert shown['whole'] == 'bulb,label,size,state'
+        assert shown['bulb']['lit'] == 'state'
+    # An unset field is absent from what the computation is given.
+    assert view(Bulb, REGISTRY.known_version('1.0'))(Bulb(watts=1)) == {
+        'watts': 1, 'lit': ''}
