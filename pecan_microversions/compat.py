@@ -8,19 +8,23 @@ breaks only this module (``tests/test_compat.py`` pins each behaviour).
 
 from __future__ import annotations
 
+import datetime
+import decimal
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
 import pecan.core
 import pecan.routing
 import wsme.api
+import wsme.rest.json
 import wsme.types
 from pecan.decorators import when_for as _pecan_when_for
 
 __all__ = [
     'ADHOC_ATTRS_KEY',
     'DATAHOLDER_KEY',
+    'FROMJSON_FUNCTIONS',
     'NO_VALUES',
     'context_request',
     'context_response',
@@ -187,3 +191,21 @@ def plain_attribute(attribute: Any,
     return ((kind.__get__ is wsme.types.wsattr.__get__
              or kind.__get__ in delegating)
             and kind._get_dataholder is wsme.types.wsattr._get_dataholder)
+
+
+#: WSME's own ``fromjson`` function for each built-in datatype it registers
+#: with ``fromjson.when_object`` (a registration nobody can replace:
+#: simplegeneric refuses a second function for an object).  The compiled
+#: readers (:mod:`pecan_microversions.wsme.readers`) call them directly,
+#: skipping the generic dispatch.  WSME exports them by name only.
+FROMJSON_FUNCTIONS: Mapping[Any, Callable[[Any, Any], Any]] = {
+    wsme.types.bytes: wsme.rest.json.str_fromjson,
+    wsme.types.text: wsme.rest.json.text_fromjson,
+    int: wsme.rest.json.numeric_fromjson,
+    float: wsme.rest.json.numeric_fromjson,
+    bool: wsme.rest.json.bool_fromjson,
+    decimal.Decimal: wsme.rest.json.decimal_fromjson,
+    datetime.date: wsme.rest.json.date_fromjson,
+    datetime.time: wsme.rest.json.time_fromjson,
+    datetime.datetime: wsme.rest.json.datetime_fromjson,
+}

@@ -169,3 +169,23 @@ def test_request_body_reads_what_webob_reads():
     chunked.environ['wsgi.input_terminated'] = True
     chunked.environ.pop('CONTENT_LENGTH', None)
     assert compat.request_body(chunked) == b'xyz'
+
+
+def test_fromjson_functions_are_what_fromjson_dispatches_to():
+    import datetime
+    import decimal
+
+    import pytest
+    from wsme.rest.json import fromjson
+    samples = {bytes: 'x', str: 'x', int: '3', float: 2, bool: 'true',
+               decimal.Decimal: '1.5', datetime.date: '2026-01-02',
+               datetime.time: '03:04:05',
+               datetime.datetime: '2026-01-02T03:04:05'}
+    assert set(compat.FROMJSON_FUNCTIONS) == set(samples)
+    for datatype, function in compat.FROMJSON_FUNCTIONS.items():
+        assert fromjson.has_object(datatype)
+        assert function(datatype, samples[datatype]) == fromjson(
+            datatype, samples[datatype])
+        # simplegeneric keeps the first function registered for an object.
+        with pytest.raises(TypeError):
+            fromjson.when_object(datatype)(lambda datatype, value: value)

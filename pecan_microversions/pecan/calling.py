@@ -6,9 +6,10 @@ its Pecan exposure and templates); at request time
 arguments as WSME does (URL path, query string, form, body; the same
 conversions, the same errors) from WSME's public argument functions, except
 that a JSON body arrives already parsed (and checked, and converted up):
-the body is parsed once per request.  The method's result, status code and
-faults are handled as ``wsexpose`` handles them, so WSME's fault bodies and
-``wsme.api.Response`` keep working.
+the body is parsed once per request, and read into WSME values by the
+compiled readers of :mod:`pecan_microversions.wsme.readers`.  The method's
+result, status code and faults are handled as ``wsexpose`` handles them, so
+WSME's fault bodies and ``wsme.api.Response`` keep working.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ import wsme.exc
 import wsme.rest.args
 import wsme.runtime
 from wsme import types as wtypes
-from wsme.rest.json import fromjson
 from wsme.utils import is_valid_code
 
 from pecan_microversions.pecan.arguments import may_have_body
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.wsme.readers import reader
 
 __all__ = ['NOT_PARSED', 'call_method']
 
@@ -147,7 +148,7 @@ def _json_arguments(definition: Any, data: Any
 
 def _from_json(name: str, datatype: Any, value: Any) -> Any:
     try:
-        return fromjson(datatype, value)
+        return reader(datatype)(value)
     except ValueError as exc:
         raise wsme.exc.InvalidInput(name, value, exc.args[0]) from None
     except wsme.exc.UnknownAttribute as exc:

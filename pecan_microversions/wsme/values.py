@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 import wsme.exc
-import wsme.rest.json
 from wsme import types as wtypes
 
 from pecan_microversions.core.errors import RequestError
+from pecan_microversions.wsme.readers import reader
 
 __all__ = ['check_json_value']
 
@@ -35,7 +35,7 @@ def check_json_value(datatype: Any, value: Any, label: str) -> None:
     if value is None:
         return
     try:
-        converted = wsme.rest.json.fromjson(datatype, value)
+        converted = reader(datatype)(value)
         if not wtypes.iscomplex(datatype):  # objects: set field by field
             wtypes.validate_value(datatype, converted)
     except wsme.exc.ClientSideError as exc:

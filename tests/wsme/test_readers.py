@@ -1,0 +1,214 @@
+"""Compiled readers give what WSME's ``fromjson`` gives: a differential test.
+
+Every generated JSON value is read twice, by ``wsme.rest.json.fromjson`` and
+by the compiled reader; both must build the same object (every attribute,
+set or not) or raise the same error, message and field name included.
+"""
+
+import datetime
+import decimal
+
+import pytest
+import wsme.exc
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from wsme import types as wtypes
+from wsme.rest.json import fromjson
+
+from pecan_microversions import VersionRegistry, versioned, versioned_resource
+from pecan_microversions.demo.types import Node
+from pecan_microversions.wsme.readers import reader
+
+REGISTRY = VersionRegistry('readers', [('1.0', 'First.'), ('1.1', 'Next.')])
+
+
+class Celsius(wtypes.UserType):
+    """A user type WSME's ``fromjson`` was extended for."""
+
+    basetype = float
+    name = 'celsius'
+
+
+CELSIUS = Celsius()
+
+
+@fromjson.when_object(CELSIUS)
+def _celsius_fromjson(datatype, value):
+    if value is None:
+        return None
+    return round(float(value) - 273.15, 2)
+
+
+class Leaf(wtypes.Base):
+    word = wtypes.text
+    size = int
+
+
+class Special(wtypes.Base):
+    """A complex type read by its own ``fromjson`` function."""
+
+    word = wtypes.text
+
+
+@fromjson.when_object(Special)
+def _special_fromjson(datatype, value):
+    return Special(word=f'special {value}')
+
+
+class Every(wtypes.Base):
+    """Each datatype WSME reads from JSON, once."""
+
+    text = wtypes.text
+    raw = bytes
+    binary = wtypes.binary
+    whole = int
+    real = float
+    flag = bool
+    price = decimal.Decimal
+    day = datetime.date
+    hour = datetime.time
+    moment = datetime.datetime
+    colour = wtypes.Enum(str, 'red', 'green')
+    short = wtypes.StringType(min_length=1, max_length=3)
+    small = wtypes.IntegerType(minimum=0, maximum=9)
+    heat = CELSIUS
+    leaf = Leaf
+    leaves = [Leaf]
+    by_name = {wtypes.text: Leaf}
+    numbers = {int: wtypes.ArrayType(int)}
+    special = Special
+    uuid = wtypes.wsattr(wtypes.text, readonly=True)
+    must = wtypes.wsattr(wtypes.text, mandatory=True)
+    public = wtypes.wsattr(wtypes.text, name='public-name')
+
+
+class Tree(wtypes.Base):
+    label = wtypes.text
+
+
+Tree.children = wtypes.wsattr([Tree])
+wtypes.registry.reregister(Tree)
+
+
+@versioned_resource(REGISTRY, 'gadget')
+class Gadget(wtypes.Base):
+    """Versioned attributes: a default to hide, a rename, a range."""
+
+    name = wtypes.text
+    note = versioned(wtypes.text, '1.1', default='none')
+    old = versioned(wtypes.text, max_version='1.0')
+    new = versioned(wtypes.text, '1.1', replaces='old')
+    count = versioned(int, '1.1', mandatory=True)
+
+
+TYPES = [Every, Leaf, Tree, Gadget, Node, [Leaf], {wtypes.text: Leaf},
+         wtypes.text, int, CELSIUS, Special]
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-20, 20),
+                    st.floats(allow_nan=False, allow_infinity=False),
+                    st.sampled_from(['', 'red', 'ab', '12', '2026-01-02',
+                                     '03:04:05', '2026-01-02T03:04:05',
+                                     'true', 'off', '1.5', 'x' * 5]))
+JSON = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=3),
+    st.dictionaries(st.sampled_from(['word', 'size', 'label', 'x', '1']),
+                    inner, max_size=3)), max_leaves=8)
+KEYS = ['text', 'raw', 'binary', 'whole', 'real', 'flag', 'price', 'day',
+        'hour', 'moment', 'colour', 'short', 'small', 'heat', 'leaf',
+        'leaves', 'by_name', 'numbers', 'special', 'uuid', 'must',
+        'public-name', 'public', 'word', 'size', 'label', 'children', 'name',
+        'note', 'old', 'new', 'count', 'hardware_type', 'owner',
+        'description', 'unknown']
+OBJECTS = st.dictionaries(st.sampled_from(KEYS), JSON, max_size=6)
+VALUES = st.one_of(OBJECTS, JSON,
+                   st.lists(OBJECTS, max_size=2),
+                   st.dictionaries(st.sampled_from(['a', 'b']), OBJECTS,
+                                   max_size=2))
+
+
+def _state(value):
+    """Everything observable of a read value, for comparison."""
+    if isinstance(value, wtypes.Base):
+        attributes = wtypes.list_attributes(type(value))
+        return (type(value).__name__,
+                tuple((a.key, _state(getattr(value, a.key)))
+                      for a in attributes),
+                tuple(sorted((k, repr(v)) for k, v in vars(value).items()
+                             if k != '_wsme_dataholder')))
+    if isinstance(value, list):
+        return [_state(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _state(v) for k, v in value.items()}
+    return (type(value).__name__, value)
+
+
+def _outcome(read):
+    try:
+        return 'value', _state(read())
+    except Exception as exc:  # noqa: BLE001 - compared below
+        return ('error', type(exc).__name__, str(exc),
+                getattr(exc, 'faultstring', None),
+                getattr(exc, 'fieldname', None))
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(TYPES))), VALUES)
+def test_the_same_value_or_the_same_error_as_fromjson(index, value):
+    datatype = wtypes.registry.resolve_type(TYPES[index])
+    assert _outcome(lambda: reader(datatype)(value)) == _outcome(
+        lambda: fromjson(datatype, value))
+
+
+GOOD = {'text': 't', 'raw': 'r', 'binary': 'YWJj', 'whole': '7',
+        'real': 2, 'flag': 'true', 'price': '1.50', 'day': '2026-01-02',
+        'hour': '03:04:05', 'moment': '2026-01-02T03:04:05',
+        'colour': 'red', 'short': 'ab', 'small': 3, 'heat': 300,
+        'leaf': {'word': 'w', 'size': 1}, 'leaves': [{'size': 2}],
+        'by_name': {'k': {'word': 'v'}}, 'numbers': {'1': [2, '3']},
+        'special': 'x', 'must': 'm', 'public-name': 'p'}
+
+
+def test_every_datatype_read_as_fromjson_reads_it():
+    expected = fromjson(Every, GOOD)
+    got = reader(Every)(GOOD)
+    assert _state(got) == _state(expected)
+    assert got.heat == 26.85 and got.special.word == 'special x'
+    assert got.numbers == {1: [2, 3]} and got.public == 'p'
+    assert got.moment == datetime.datetime(2026, 1, 2, 3, 4, 5)
+
+
+@pytest.mark.parametrize('body, error, message', [
+    ({**GOOD, 'uuid': 'u'}, wsme.exc.InvalidInput, 'Cannot set read only'),
+    ({k: v for k, v in GOOD.items() if k != 'must'}, wsme.exc.InvalidInput,
+     'Mandatory field missing'),
+    ({**GOOD, 'short': 'toolong'}, wsme.exc.InvalidInput, 'short'),
+    ({**GOOD, 'leaf': {'word': 'w', 'bad': 1}}, wsme.exc.UnknownAttribute,
+     'leaf'),
+    ({**GOOD, 'leaves': 'no'}, ValueError, 'Value not a valid list'),
+    ({**GOOD, 'day': 'soon'}, ValueError, ''),
+])
+def test_errors_are_fromjsons(body, error, message):
+    with pytest.raises(error) as expected:
+        fromjson(Every, body)
+    with pytest.raises(error) as got:
+        reader(Every)(body)
+    assert message in f'{got.value} {getattr(got.value, "fieldname", "")}'
+    assert str(got.value) == str(expected.value)
+    assert getattr(got.value, 'fieldname', None) == getattr(
+        expected.value, 'fieldname', None)
+
+
+def test_a_nested_unknown_attribute_names_its_whole_path():
+    body = {'children': [{'children': [{'nope': 1}]}]}
+    with pytest.raises(wsme.exc.UnknownAttribute) as got:
+        reader(Tree)(body)
+    assert got.value.fieldname == 'children.children'
+    assert got.value.faultstring == (
+        'Unknown attribute for argument children.children: nope')
+
+
+def test_a_reader_is_compiled_once():
+    assert reader(Every) is reader(Every)
+    assert reader(Tree)({'children': [{'label': 'x'}]}).children[0].label \
+        == 'x'
