@@ -35,6 +35,8 @@ __all__ = ['NOT_PARSED', 'call_method']
 #: No parsed JSON body: WSME reads the request's body itself.
 NOT_PARSED: Any = object()
 _NO_ARGUMENTS: tuple[tuple[Any, ...], dict[str, Any]] = ((), {})
+#: Per WSME function definition: which arguments are generic text.
+_text_arguments: dict[Any, tuple[bool, ...]] = {}
 #: Methods whose body WebOb never reads as a form.
 _NO_FORM = frozenset(['GET', 'HEAD', 'OPTIONS'])
 
@@ -93,7 +95,7 @@ def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
     body, combined and checked as WSME's ``get_args`` does."""
     environ = request.environ
     try:
-        from_path = wsme.rest.args.args_from_args(definition, args, kwargs)
+        from_path = _from_path(definition, args, kwargs)
         readable = may_have_body(environ)
         if environ.get('QUERY_STRING') or (
                 readable and body is NOT_PARSED
@@ -125,6 +127,34 @@ def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
                        'types.', error_code='microversion.invalid_arguments'
                        ) from None
     return values, named
+
+
+def _from_path(definition: Any, args: tuple[Any, ...],
+               kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """WSME's ``args_from_args``.  The values Pecan passes for text
+    arguments, a path segment or a default, are mostly ``str`` or ``None``,
+    which WSME's generic ``from_param`` gives back as they are."""
+    if not kwargs:
+        text = _text_arguments.get(definition)
+        if text is None:
+            text = _text_arguments[definition] = tuple(
+                _generic_text(a.datatype) for a in definition.arguments)
+        if len(args) <= len(text):
+            for is_text, value in zip(text, args, strict=False):
+                if not is_text or not (value is None
+                                       or value.__class__ is str):
+                    break
+            else:
+                return list(args), {}
+    return wsme.rest.args.args_from_args(definition, args, kwargs)
+
+
+def _generic_text(datatype: Any) -> bool:
+    """Whether ``from_param(datatype, value)`` is WSME's generic
+    ``str(value)`` (``None`` for ``None``)."""
+    from_param = wsme.rest.args.from_param
+    return datatype is str and not from_param.has_object(str) and next(
+        k for k in type(str).__mro__ if from_param.has_type(k)) is object
 
 
 def _json_arguments(definition: Any, data: Any

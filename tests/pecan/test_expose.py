@@ -1,5 +1,7 @@
 """versioned_wsexpose on a small Pecan app."""
 
+import datetime
+
 import pecan
 import pytest
 import webtest
@@ -51,8 +53,17 @@ class BoxesController(rest.RestController):
         return Box(name=name, colour='blue', size=9)
 
 
+class CountersController(rest.RestController):
+    """Path arguments of several types, and defaults."""
+
+    @versioned_wsexpose(wtypes.text, int, wtypes.text, datetime.date)
+    def get_one(self, number, order='asc', day=None):
+        return f'{number!r} {order!r} {day!r}'
+
+
 class Root:
     boxes = BoxesController()
+    counters = CountersController()
 
 
 @pytest.fixture(scope='module')
@@ -186,3 +197,19 @@ def test_a_json_body_is_parsed_once(api, monkeypatch, version):
     assert response.json['owner'] == owner if version == '1.8' else {
         'name': 'alice', 'domain': 'default'}
     assert len(parsed) == 1
+
+
+@pytest.mark.parametrize('path, expected', [
+    ('/counters/7', "7 'asc' None"),
+    ('/counters/7/desc', "7 'desc' None"),
+    ('/counters/7/desc/2026-01-02', "7 'desc' datetime.date(2026, 1, 2)"),
+])
+def test_path_arguments_and_defaults_reach_the_method_as_wsme_reads_them(
+        app, path, expected):
+    assert app.get(path, headers=at('1.2')).json == expected
+
+
+@pytest.mark.parametrize('path', ['/counters/seven', '/counters/7/a/soon'])
+def test_a_path_argument_wsme_cannot_read_is_a_400(app, path):
+    response = app.get(path, headers=at('1.2'), expect_errors=True)
+    assert response.status_int == 400
