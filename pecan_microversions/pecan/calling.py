@@ -153,8 +153,9 @@ def _generic_text(datatype: Any) -> bool:
     """Whether ``from_param(datatype, value)`` is WSME's generic
     ``str(value)`` (``None`` for ``None``)."""
     from_param = wsme.rest.args.from_param
-    return datatype is str and not from_param.has_object(str) and next(
-        k for k in type(str).__mro__ if from_param.has_type(k)) is object
+    # str's type is ``type``, whose only base is object (the generic).
+    return (datatype is str and not from_param.has_object(str)
+            and not from_param.has_type(type))
 
 
 def _json_arguments(definition: Any, data: Any
