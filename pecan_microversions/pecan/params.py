@@ -29,8 +29,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Optional, TypeVar
 
-import pecan
-
 from pecan_microversions.compat import function_definition, is_wsme_function
 from pecan_microversions.core.contract import (
     ValueRange,
@@ -43,7 +41,7 @@ from pecan_microversions.core.version import Version, VersionLike, VersionRange
 from pecan_microversions.pecan.arguments import root_name
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import with_arguments_of
-from pecan_microversions.pecan.request import get_version
+from pecan_microversions.pecan.request import current_request, get_version
 
 __all__ = ['ParamRules', 'QueryParam', 'declared_parameters',
            'declared_query_params', 'param', 'query_params']
@@ -228,9 +226,11 @@ def query_params(registry: VersionRegistry, owner: str, /,
         known = frozenset(arguments | set(params)) - {'self'}
 
         def check(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-            version = get_version()
+            request = current_request()
+            version = get_version(request)
             try:
-                rules.check(pecan.request.GET, known, version)
+                if request.environ.get('QUERY_STRING'):  # else none to check
+                    rules.check(request.GET, known, version)
                 if signature is not None:  # what Pecan passes, any source
                     try:
                         bound = signature.bind_partial(*args,
