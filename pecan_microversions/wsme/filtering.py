@@ -143,11 +143,12 @@ def fill_renames(value: Any) -> None:
         groups, nested = _request_plan(type(value))
         for group in groups:
             present = [getattr(value, k) for k in group]
-            found = next((v for v in present if v is not _Unset), _Unset)
-            if found is not _Unset:
-                for key, current in zip(group, present, strict=True):
-                    if current is _Unset:
-                        setattr(value, key, found)
+            for found in present:
+                if found is not _Unset:  # the first name sent
+                    for key, current in zip(group, present, strict=True):
+                        if current is _Unset:
+                            setattr(value, key, found)
+                    break
         for key in nested:
             fill_renames(getattr(value, key))
     elif isinstance(value, (list, tuple)):
