@@ -2,7 +2,12 @@
 
 import pytest
 
-from pecan_microversions import RequestError, Version, VersionRegistry
+from pecan_microversions import (
+    Computed,
+    RequestError,
+    Version,
+    VersionRegistry,
+)
 from pecan_microversions.core.errors import InvalidDeclarationError, UnknownVersionError
 from pecan_microversions.core.schema import Schema, field
 
@@ -152,3 +157,17 @@ def test_a_resource_is_declared_once():
     schema = _schema()
     with pytest.raises(InvalidDeclarationError, match='already'):
         Schema(schema.registry, 'book', {'x': field()})
+
+
+def test_a_computed_field_reads_only_what_it_declares():
+    registry = VersionRegistry('s', [('1.0', 'a'), ('1.1', 'b')])
+    schema = Schema(registry, 'thing', {
+        'state': field(), 'label': field(),
+        'seen': field(max_version='1.0', readonly=True, changes=[
+            Computed(lambda doc: sorted(doc), reads=['state'])])})
+    assert schema.filter({'state': 'x', 'label': 'l'}, Version(1, 0)) == {
+        'state': 'x', 'label': 'l', 'seen': ['state']}
+    with pytest.raises(InvalidDeclarationError, match="reads 'nope'"):
+        Schema(VersionRegistry('t', [('1.0', 'a'), ('1.1', 'b')]), 'thing', {
+            'state': field(), 'seen': field(max_version='1.0', changes=[
+                Computed(len, reads=['nope'])])})
