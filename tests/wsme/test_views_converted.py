@@ -153,13 +153,18 @@ def _as_json(data):
           suppress_health_check=[HealthCheck.too_slow])
 @given(COLLECTIONS)
 def test_every_version_matches_from_newest(spec):
-    collection = _object(MachineCollection, spec)
-    plain = _names(MachineCollection, spec)
+    _check_every_version(MachineCollection, spec)
+
+
+def _check_every_version(cls, spec):
+    """The compiled view of the object and of the plain dict ``spec``
+    makes give ``from_newest``'s JSON at every version."""
+    obj = _object(cls, spec)
+    plain = _names(cls, spec)
     for version in VERSIONS:
-        expected = _as_json(from_newest(MachineCollection, collection,
-                                        version))
-        compiled = view(MachineCollection, version)
-        assert _as_json(compiled(collection)) == expected, version
+        expected = _as_json(from_newest(cls, obj, version))
+        compiled = view(cls, version)
+        assert _as_json(compiled(obj)) == expected, version
         assert _as_json(compiled(plain)) == expected, version
 
 
@@ -289,13 +294,7 @@ LAMPS = st.fixed_dictionaries({
           suppress_health_check=[HealthCheck.too_slow])
 @given(LAMPS)
 def test_computed_fields_that_declare_reads_match_from_newest(spec):
-    lamp = _object(Lamp, spec)
-    plain = _names(Lamp, spec)
-    for version in VERSIONS:
-        expected = _as_json(from_newest(Lamp, lamp, version))
-        compiled = view(Lamp, version)
-        assert _as_json(compiled(lamp)) == expected, version
-        assert _as_json(compiled(plain)) == expected, version
+    _check_every_version(Lamp, spec)
 
 
 def test_a_computed_field_is_given_only_what_it_reads():
