@@ -42,7 +42,7 @@ def check_json_value(datatype: Any, value: Any, label: str) -> None:
         raise RequestError(f'Invalid value for field {label!r}: '
                            f'{exc.faultstring}',
                            error_code='microversion.invalid_value') from None
-    except (ValueError, TypeError, AttributeError) as exc:
+    except (ValueError, TypeError, AttributeError, ArithmeticError) as exc:
         raise RequestError(f'Invalid value {value!r} for field {label!r}: '
                            f'{exc}', error_code='microversion.invalid_value'
                            ) from None

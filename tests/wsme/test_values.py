@@ -1,6 +1,7 @@
 """A JSON value checked as WSME checks it in a body."""
 
 import datetime
+import decimal
 
 import pytest
 from wsme import types as wtypes
@@ -38,7 +39,9 @@ def test_what_wsme_accepts_passes(datatype, value):
     (wtypes.ArrayType(wtypes.text), 'not a list'),
     (wtypes.ArrayType(int), ['x']),
     (Pair, {'left': 'l', 'right': 'two'}), (Pair, {'other': 1}),
-    (Pair, 'not an object')])
+    (Pair, 'not an object'),
+    # arithmetic errors, not ValueErrors: once a 500
+    (decimal.Decimal, 'abc'), (int, float('inf'))])
 def test_what_wsme_refuses_is_a_400_naming_the_field(datatype, value):
     with pytest.raises(RequestError) as raised:
         check_json_value(datatype, value, 'colour_field')
