@@ -30,6 +30,7 @@ __all__ = [
     'context_response',
     'custom_actions',
     'dataholder',
+    'dispatch_class',
     'exposure',
     'function_definition',
     'generic_handlers',
@@ -209,3 +210,16 @@ FROMJSON_FUNCTIONS: Mapping[Any, Callable[[Any, Any], Any]] = {
     datetime.time: wsme.rest.json.time_fromjson,
     datetime.datetime: wsme.rest.json.datetime_fromjson,
 }
+
+
+def dispatch_class(generic: Any, obj: Any) -> Optional[type]:
+    """Where a simplegeneric function of WSME's (``fromjson``,
+    ``from_param``) sends ``obj``: ``None`` when a function is registered
+    for ``obj`` itself (``when_object``), else the first class of
+    ``type(obj)``'s MRO with one (``when_type``); ``object`` means the
+    generic's own body.  Read from simplegeneric's ``has_object`` and
+    ``has_type``, the order its dispatch tries them.
+    """
+    if generic.has_object(obj):
+        return None
+    return next(k for k in type(obj).__mro__ if generic.has_type(k))

@@ -189,3 +189,15 @@ def test_fromjson_functions_are_what_fromjson_dispatches_to():
         # simplegeneric keeps the first function registered for an object.
         with pytest.raises(TypeError):
             fromjson.when_object(datatype)(lambda datatype, value: value)
+
+
+def test_dispatch_class_is_where_simplegeneric_sends_a_value():
+    import wsme.rest.args
+    from wsme.rest.json import fromjson
+    assert compat.dispatch_class(fromjson, str) is None  # when_object
+    assert compat.dispatch_class(fromjson, wtypes.ArrayType(int)) is \
+        wtypes.ArrayType  # when_type
+    assert compat.dispatch_class(fromjson, wtypes.Enum(str, 'a')) is object
+    assert compat.dispatch_class(wsme.rest.args.from_param, str) is object
+    assert compat.dispatch_class(wsme.rest.args.from_param,
+                                 wtypes.Enum(str, 'a')) is wtypes.UserType

@@ -45,6 +45,7 @@ from pecan_microversions.wsme.checking import (
     is_mandatory,
 )
 from pecan_microversions.wsme.fields import binding_of
+from pecan_microversions.wsme.filtering import CONTAINERS
 
 __all__ = ['FORMATS', 'check_encoding', 'check_received', 'check_sources',
            'may_have_body', 'media_format', 'root_name']
@@ -59,8 +60,6 @@ FORMATS: Mapping[str, frozenset[str]] = {
 }
 _UTF8 = frozenset(['utf-8', 'utf8'])
 _KEY_PART = re.compile(r'\.([^.\[\]]+)|\[([^\[\]]*)\]')
-#: What can hold a versioned attribute: an object, a list, a dict.
-_CONTAINERS = (wtypes.Base, list, tuple, dict)
 _DTD = re.compile(rb'<!(DOCTYPE|ENTITY)', re.IGNORECASE)
 
 
@@ -317,7 +316,7 @@ def check_received(definition: Any, arguments: Mapping[str, Any],
             and definition.arguments else None)
     for argument in definition.arguments:
         value = arguments.get(argument.name)
-        if not isinstance(value, _CONTAINERS):
+        if not isinstance(value, CONTAINERS):
             continue  # None, Unset, a plain value: nothing versioned
         if patch_of is not None and argument is body:
             check_patch(patch_of, value, version)

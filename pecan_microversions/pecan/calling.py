@@ -26,6 +26,7 @@ import wsme.runtime
 from wsme import types as wtypes
 from wsme.utils import is_valid_code
 
+from pecan_microversions.compat import dispatch_class
 from pecan_microversions.pecan.arguments import may_have_body
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.wsme.readers import reader
@@ -152,10 +153,8 @@ def _from_path(definition: Any, args: tuple[Any, ...],
 def _generic_text(datatype: Any) -> bool:
     """Whether ``from_param(datatype, value)`` is WSME's generic
     ``str(value)`` (``None`` for ``None``)."""
-    from_param = wsme.rest.args.from_param
-    # str's type is ``type``, whose only base is object (the generic).
-    return (datatype is str and not from_param.has_object(str)
-            and not from_param.has_type(type))
+    return datatype is str and dispatch_class(wsme.rest.args.from_param,
+                                              str) is object
 
 
 def _json_arguments(definition: Any, data: Any

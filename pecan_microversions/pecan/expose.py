@@ -26,7 +26,6 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Optional
 
-from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
 from pecan_microversions.compat import context_response, function_definition
@@ -49,6 +48,7 @@ from pecan_microversions.wsme.checking import resolve_datatype
 from pecan_microversions.wsme.conversion import converter_of, up_from
 from pecan_microversions.wsme.fields import check_bound
 from pecan_microversions.wsme.filtering import (
+    CONTAINERS,
     drop_unavailable_nulls,
     fill_renames,
     filter_response,
@@ -56,8 +56,6 @@ from pecan_microversions.wsme.filtering import (
 
 __all__ = ['versioned_wsexpose']
 
-#: Values that can hold request objects to walk (anything else is plain).
-_CONTAINERS = (wtypes.Base, list, tuple, dict)
 
 def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                        patch_of: Optional[Any] = None,
@@ -86,10 +84,10 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
             for value in (*args, *received.values()):
-                if isinstance(value, _CONTAINERS):
+                if isinstance(value, CONTAINERS):
                     drop_unavailable_nulls(value, version)
             for value in (*args, *kwargs.values()):
-                if isinstance(value, _CONTAINERS):
+                if isinstance(value, CONTAINERS):
                     fill_renames(value)
 
         # wsexpose declares the method (WSME signature, Pecan exposure) on

@@ -19,7 +19,12 @@ from pecan_microversions.core.errors import UnknownVersionError
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.fields import binding_of
 
-__all__ = ['drop_unavailable_nulls', 'fill_renames', 'filter_response']
+__all__ = ['CONTAINERS', 'drop_unavailable_nulls', 'fill_renames',
+           'filter_response']
+
+#: The values that can hold WSME objects: a walk finds nothing in any
+#: other (a string, a number, ``None``, ``Unset``), so callers skip it.
+CONTAINERS = (wtypes.Base, list, tuple, dict)
 
 _Walker = Optional[Callable[[Any], None]]
 _plans: dict[tuple[type, Version], _Walker] = {}

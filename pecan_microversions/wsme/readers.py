@@ -25,7 +25,7 @@ import wsme.exc
 from wsme import types as wtypes
 from wsme.rest.json import fromjson
 
-from pecan_microversions.compat import FROMJSON_FUNCTIONS
+from pecan_microversions.compat import FROMJSON_FUNCTIONS, dispatch_class
 
 __all__ = ['Reader', 'reader']
 
@@ -60,9 +60,8 @@ def _compile(datatype: Any, building: dict[Any, list[Reader]]) -> Reader:
 
 
 def _build(datatype: Any, building: dict[Any, list[Reader]]) -> Reader:
-    # What fromjson's dispatch picks: a function registered for the object
-    # itself, else the first one registered for a class of its type.
-    if fromjson.has_object(datatype):
+    kind = dispatch_class(fromjson, datatype)
+    if kind is None:  # a function registered for the datatype itself
         try:
             own = FROMJSON_FUNCTIONS.get(datatype)
         except TypeError:
@@ -70,7 +69,6 @@ def _build(datatype: Any, building: dict[Any, list[Reader]]) -> Reader:
         if own is None:
             return functools.partial(fromjson, datatype)
         return functools.partial(own, datatype)
-    kind = next(k for k in type(datatype).__mro__ if fromjson.has_type(k))
     if kind is wtypes.ArrayType:
         return _array(_compile(datatype.item_type, building))
     if kind is wtypes.DictType:
