@@ -7,7 +7,10 @@ into one function, reading either an object of the type or a plain dict
 keyed by public names.  The function is unrolled, one statement per
 entry (like ``collections.namedtuple``, by ``exec`` of source made only
 from attribute keys and numbered names): a loop over the entries costs
-about twice as much per object.
+about twice as much per object.  The dicts of a small nested type written
+as it is (a link, say) are read inline by the views of the types holding
+it, without a call per object; a computed field placed after everything
+it reads is computed in its place.
 """
 
 from __future__ import annotations
@@ -104,16 +107,25 @@ def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
                '    holder = obj.__dict__.get(KEY, NO_VALUES)'] + start
     dicts = ['def from_dict(obj):'] + _as_it_is(entries, namespace) + start
     finish = []
+    # Past the last attribute a computed field reads, it is computed in
+    # its place; before it, its place is kept and it is computed at the end.
+    last_read = max((i for i, e in enumerate(entries)
+                     if isinstance(e, Read) and e.computed_from), default=-1)
     for i, entry in enumerate(entries):
         if isinstance(entry, Compute):
             namespace[f'k{i}'] = entry.compute
-            for body in (objects, dicts):  # its place in the JSON
-                body.append(f'    out[{entry.name!r}] = None')
             given = 'new'
             if entry.reads is not None:
                 namespace[f'r{i}'] = entry.reads
                 given = f'{{n: new[n] for n in r{i} if n in new}}'
-            finish.append(f'    out[{entry.name!r}] = k{i}({given})')
+            computed = f'    out[{entry.name!r}] = k{i}({given})'
+            if i > last_read:
+                objects.append(computed)
+                dicts.append(computed)
+                continue
+            for body in (objects, dicts):  # its place in the JSON
+                body.append(f'    out[{entry.name!r}] = None')
+            finish.append(computed)
             continue
         if not entry.key.isidentifier():
             raise InvalidDeclarationError(f'{cls.__qualname__}: attribute '
@@ -138,7 +150,19 @@ def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
     exec(source, namespace)  # noqa: S102
     convert = namespace['convert']
     convert.from_dict = namespace['from_dict']  # for lists of dicts
+    if _leaf(entries):  # for views of types holding it: inlined
+        convert.leaf = tuple((e.name, e.default) for e in entries
+                             if isinstance(e, Read))
     return convert  # type: ignore[no-any-return]
+
+
+def _leaf(entries: Sequence[Entry]) -> bool:
+    """Whether a dict of the type is read by a few statements that views
+    of types holding it inline: a small type whose attributes are written
+    under their names, as they are."""
+    return 0 < len(entries) < _AS_IT_IS_MIN and all(
+        isinstance(e, Read) and e.shown_as == e.name and not e.others
+        and e.convert is None and not e.down for e in entries)
 
 
 def _as_it_is(entries: Sequence[Entry],
@@ -178,10 +202,43 @@ def _expression(i: int, name: str, view: Optional[View],
     return f'{name}{i}(value)'
 
 
+def _inlined(i: int, view: Optional[View], target: str,
+             namespace: dict[str, Any]) -> list[str]:
+    """Statements storing ``view(value)`` in ``target`` where the value is
+    an object, or a list of objects, of a leaf type (see :func:`_leaf`):
+    a dict of it is read here, without calling its view; [] otherwise."""
+    item = getattr(view, 'items_of', (None,))[0]
+    leaf = getattr(view if item is None else item, 'leaf', None)
+    if leaf is None:
+        return []
+    read = ['o = {}']
+    for j, (name, default) in enumerate(leaf):
+        namespace[f'e{i}_{j}'] = default
+        read += [f'x = v.get({name!r}, e{i}_{j})', 'if x is not Unset:',
+                 f'    o[{name!r}] = x']
+    namespace[f'c{i}'] = view if item is None else item
+    if item is None:  # one object
+        return (['v = value', 'if v.__class__ is dict:']
+                + [f'    {line}' for line in read]
+                + [f'    {target} = o', 'else:', f'    {target} = c{i}(v)'])
+    return (['if value is None:', f'    {target} = None', 'else:',
+             '    items = []', '    for v in value:',
+             '        if v.__class__ is dict:']
+            + [f'            {line}' for line in read]
+            + ['            items.append(o)', '        else:',
+               f'            items.append(c{i}(v))', f'    {target} = items'])
+
+
 def _write(i: int, entry: Read, namespace: dict[str, Any]) -> list[str]:
     """The statements storing one set value (named ``value``)."""
-    lines = []
-    shown = _expression(i, 'c', entry.convert, namespace)
+    lines: list[str] = []
+    if not entry.computed_from and entry.shown_as is not None:
+        target = 'shown' if entry.down else f'out[{entry.shown_as!r}]'
+        lines = _inlined(i, entry.convert, target, namespace)
+        if lines and not entry.down:
+            return lines
+    shown = 'shown' if lines else _expression(i, 'c', entry.convert,
+                                              namespace)
     if entry.computed_from:
         newest = _expression(i, 'w', entry.newest, namespace)
         if entry.newest is entry.convert and entry.shown_as is not None:

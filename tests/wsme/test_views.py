@@ -292,3 +292,65 @@ def test_a_plain_dict_already_in_shape_is_shared():
     assert list(tag_view(reordered)) == ['label', 'weight']
     assert tag_view({'label': wtypes.Unset, 'weight': 2.0}) == {'weight': 2.0}
     assert tag_view({'label': 'x'}) == {'label': 'x'}
+
+
+class Badge(wtypes.Base):
+    """A small plain type with a default: inlined in views holding it."""
+
+    text = wtypes.wsattr(wtypes.text, default='none')
+    size = int
+
+
+class SpecialBadge(Badge):
+    """A subclass: written the generic way, even inside a list."""
+
+
+@versioned_resource(REGISTRY, 'badged')
+class Badged(wtypes.Base):
+    badge = Badge
+    badges = versioned([Badge], '1.1')
+
+
+BADGE_VALUES = st.fixed_dictionaries({}, optional={
+    'text': st.one_of(st.none(), TEXT), 'size': st.one_of(
+        st.none(), st.integers(-3, 3))})
+BADGES = st.tuples(st.sampled_from(['dict', 'object', 'subclass']),
+                   BADGE_VALUES)
+
+
+def _badge(kind_and_values, as_dicts):
+    kind, values = kind_and_values
+    if kind == 'dict' and as_dicts:
+        return dict(values)
+    return (SpecialBadge if kind == 'subclass' else Badge)(**values)
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(badge=st.one_of(st.none(), BADGES),
+       badges=st.one_of(st.none(), st.lists(BADGES, max_size=3)))
+def test_small_nested_types_read_inline_match_wsme(badge, badges):
+    """A small type's dicts are read inside the view holding it (one
+    object, a list mixing dicts, objects and subclass objects, None, a
+    missing key's default): the same bytes as WSME's objects."""
+    def made(as_dicts):
+        made = {}
+        if badge is not None:
+            made['badge'] = _badge(badge, as_dicts)
+        if badges is not None:
+            made['badges'] = [_badge(b, as_dicts) for b in badges]
+        return made if as_dicts else Badged(**made)
+
+    for version in VERSIONS:  # filter_response changes the object
+        expected = wsme_bytes(made(False), Badged, version)
+        assert encode(made(False), Badged, version) == expected, version
+        assert encode(made(True), Badged, version) == expected, version
+
+
+def test_a_small_nested_dict_gets_its_defaults():
+    data = {'badge': {'size': 2}, 'badges': [{'text': 'a'}, {}, None]}
+    assert view(Badged, VERSIONS[1])(data) == {
+        'badge': {'text': 'none', 'size': 2},
+        'badges': [{'text': 'a'}, {'text': 'none'}, None]}
+    assert view(Badged, VERSIONS[0])(data) == {
+        'badge': {'text': 'none', 'size': 2}}
