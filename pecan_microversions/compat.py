@@ -39,6 +39,7 @@ __all__ = [
     'plain_attribute',
     'request_body',
     'response_content_type',
+    'routed_call',
     'set_exposure',
     'when_for',
     'wsme_dataholder',
@@ -123,6 +124,24 @@ def lookup_controller(controller: Any, remainder: list[str],
                       request: Any) -> Any:
     """Pecan's own object-dispatch step from ``controller``."""
     return pecan.routing.lookup_controller(controller, remainder, request)
+
+
+def routed_call(state: Any) -> Optional[tuple[Any, tuple[Any, ...],
+                                               dict[str, Any]]]:
+    """The controller Pecan's routing ``state`` chose and the positional
+    and keyword arguments it passes it; ``None`` before they are known.
+
+    Pecan keeps them on its ``RoutingState`` as ``controller`` and an
+    ``inspect.Arguments`` (``args``, ``varargs``, ``varkw``) named
+    ``arguments``, the keywords after dropping those the controller does
+    not take.
+    """
+    controller = getattr(state, 'controller', None)
+    arguments = getattr(state, 'arguments', None)
+    if controller is None or arguments is None:
+        return None
+    return (controller, (*arguments.args, *arguments.varargs),
+            arguments.varkw)
 
 
 def response_content_type(request: Any) -> Optional[str]:

@@ -201,3 +201,35 @@ def test_dispatch_class_is_where_simplegeneric_sends_a_value():
     assert compat.dispatch_class(wsme.rest.args.from_param, str) is object
     assert compat.dispatch_class(wsme.rest.args.from_param,
                                  wtypes.Enum(str, 'a')) is wtypes.UserType
+
+
+def test_routed_call_reads_pecan_routing_state():
+    """Pecan's RoutingState: the chosen controller and the arguments it is
+    called with (named query parameters among the positional ones, the
+    rest as keywords when the controller takes them)."""
+    seen = {}
+
+    class Hook(pecan.hooks.PecanHook):
+        def before(self, state):
+            seen['routed'] = compat.routed_call(state)
+
+    class Root:
+        @pecan.expose('json')
+        def items(self, first, size=None, **others):
+            return {'first': first, 'size': size, 'others': others}
+
+        @pecan.expose('json')
+        def spread(self, first, *rest):
+            return {'first': first, 'rest': rest}
+
+    app = webtest.TestApp(pecan.make_app(Root(), hooks=[Hook()]))
+    assert app.get('/items/a?size=2&other=1').json == {
+        'first': 'a', 'size': '2', 'others': {'other': '1'}}
+    controller, args, keywords = seen['routed']
+    assert controller.__func__ is Root.items
+    assert args == ('a', '2')
+    assert keywords == {'other': '1'}
+    assert app.get('/spread/a/b/c?unknown=1').json == {
+        'first': 'a', 'rest': ['b', 'c']}
+    assert seen['routed'][1:] == (('a', 'b', 'c'), {})
+    assert compat.routed_call(object()) is None

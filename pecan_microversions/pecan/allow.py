@@ -10,7 +10,7 @@ import pecan.rest
 from pecan_microversions.compat import custom_actions, exposure, generic_handlers
 from pecan_microversions.core.version import Version
 
-__all__ = ['allowed_methods', 'exists_at_version']
+__all__ = ['allowed_methods', 'collection_methods', 'exists_at_version']
 
 _REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
                     'HEAD': ('head',)}
@@ -51,14 +51,27 @@ def allowed_methods(dispatcher: Any, controller: Any,
                                else (method,))
         return sorted(allowed)
     if isinstance(controller, pecan.rest.RestController):
-        methods = {method for method, names in _rest_shape(
-            controller, dispatcher.__name__).items()
-            if any(exists_at_version(getattr(controller, name, None), version)
-                   for name in names)}
-        if 'GET' in methods and getattr(controller, 'head_like_get', False):
-            methods.add('HEAD')  # VersionedRestController answers it
-        return sorted(methods)
+        return _rest_methods(controller, _rest_shape(
+            controller, dispatcher.__name__), version)
     return []
+
+
+def collection_methods(controller: pecan.rest.RestController,
+                       version: Version) -> list[str]:
+    """The HTTP methods a ``RestController``'s own URL (its collection,
+    ``/v1/nodes``) answers at ``version``."""
+    return _rest_methods(controller, _REST_COLLECTION, version)
+
+
+def _rest_methods(controller: pecan.rest.RestController,
+                  shape: dict[str, tuple[str, ...]],
+                  version: Version) -> list[str]:
+    methods = {method for method, names in shape.items()
+               if any(exists_at_version(getattr(controller, name, None),
+                                        version) for name in names)}
+    if 'GET' in methods and getattr(controller, 'head_like_get', False):
+        methods.add('HEAD')  # VersionedRestController answers it
+    return sorted(methods)
 
 
 def _generic_root(handler: Any, controller: Any) -> Any:

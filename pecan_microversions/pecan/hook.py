@@ -58,6 +58,7 @@ from pecan_microversions.pecan.request import (
     NEGOTIATION_ATTR,
     Negotiation,
 )
+from pecan_microversions.pecan.unfilled import unfilled_call
 
 __all__ = ['MicroversionHook']
 
@@ -262,6 +263,12 @@ class MicroversionHook(PecanHook):
             response = environ[_RENDERED_KEY] = error_response(
                 e, environ, self._render)
             return response
+        if isinstance(e, TypeError):
+            # Pecan called a method with arguments its URL did not fill.
+            refused = unfilled_call(
+                state, getattr(state.request, 'api_version', None))
+            if refused is not None:
+                return refused
         if isinstance(e, RecursionError) and _json_too_deep(state.request):
             # Pecan parses JSON bodies while routing, before any controller.
             return APIError('The JSON body is nested too deeply.',

@@ -1,0 +1,104 @@
+"""A request routed to a method its URL cannot call: a 4xx, not a 500.
+
+Pecan routes ``PUT``, ``PATCH`` and ``DELETE`` on a ``RestController``'s
+own URL (``PATCH /v1/nodes``) to the item's method without an identifier,
+and gives a plain exposed method only what the path and the query string
+hold.  A required argument left unfilled makes the call itself raise
+``TypeError``, which Pecan answers 500.  The hook asks :func:`unfilled_call`
+about every ``TypeError``: when the arguments Pecan was passing do not fit
+the method's signature, the method never ran, and the client gets
+
+* 405 ``microversion.method_not_allowed`` with an ``Allow`` header for a
+  ``RestController`` item method (``put``, ``patch``, ``delete``, ...)
+  called without its identifier: the URL is the collection's, which does
+  not answer that HTTP method at this version;
+* 400 ``microversion.missing_argument`` naming the arguments the request
+  left out, for any other method;
+* 404 when the request gave the method more than it takes.
+
+A ``TypeError`` raised inside a method whose arguments fit, or by a
+method with a required keyword-only argument (Pecan never passes one),
+stays a 500.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Optional
+
+import pecan.rest
+
+from pecan_microversions.compat import routed_call
+from pecan_microversions.core.errors import http_code
+from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.allow import collection_methods
+from pecan_microversions.pecan.errors import APIError
+
+__all__ = ['unfilled_call']
+
+#: ``RestController`` methods Pecan calls with the item's identifier.
+_ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
+
+
+def unfilled_call(state: Any, version: Optional[Version]) -> Optional[APIError]:
+    """The client error for Pecan's routing ``state`` whose controller
+    cannot take the arguments routed to it; ``None`` when they fit (or
+    routing had not chosen a controller)."""
+    routed = routed_call(state)
+    if routed is None:
+        return None
+    controller, given, keywords = routed
+    try:
+        signature = inspect.signature(controller)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind(*given, **keywords)
+    except TypeError:
+        pass
+    else:
+        return None  # the call fits: the error came from inside
+    request = state.request
+    what = f'{request.method} {request.path}'
+    missing = _missing(signature, len(given), keywords)
+    if missing is None:
+        return None
+    if not missing:
+        return APIError(f'{what} names no resource: the path has more '
+                        'segments than the method takes.', status=404,
+                        error_code=http_code(404))
+    owner = getattr(controller, '__self__', None)
+    if (isinstance(owner, pecan.rest.RestController) and not given
+            and controller.__name__ in _ITEM_METHODS and version is not None):
+        allowed = collection_methods(owner, version)
+        return APIError(f'{what} is not allowed: {request.method} needs an '
+                        'item of the collection in the URL.', status=405,
+                        error_code='microversion.method_not_allowed',
+                        headers={'Allow': ', '.join(allowed)})
+    return APIError(f'{what} is missing {_names(missing)}.',
+                    error_code='microversion.missing_argument')
+
+
+def _missing(signature: inspect.Signature, positional: int,
+             keywords: dict[str, Any]) -> Optional[list[str]]:
+    """The required arguments neither ``positional`` values nor
+    ``keywords`` fill; ``None`` if one is keyword-only, which Pecan never
+    fills (the method's bug, not the request's)."""
+    missing = []
+    for index, parameter in enumerate(signature.parameters.values()):
+        if parameter.default is not parameter.empty or (
+                parameter.name in keywords):
+            continue
+        if parameter.kind is parameter.KEYWORD_ONLY:
+            return None
+        if parameter.kind is parameter.POSITIONAL_OR_KEYWORD and (
+                index >= positional):
+            missing.append(parameter.name)
+    return missing
+
+
+def _names(missing: list[str]) -> str:
+    quoted = [repr(name) for name in missing]
+    if len(quoted) == 1:
+        return f'the argument {quoted[0]}'
+    return f'the arguments {", ".join(quoted[:-1])} and {quoted[-1]}'

@@ -1,0 +1,147 @@
+"""A request Pecan routes to a method its URL does not fill is a 4xx.
+
+Pecan routes ``PATCH``, ``PUT`` and ``DELETE`` on a RestController's own
+URL to the item's method without its identifier, and gives a plain exposed
+method only what the path and query string hold; the call then raises
+``TypeError``, which Pecan answers 500.
+"""
+
+import json
+import logging
+
+import pecan
+import pytest
+import webtest
+from oslo_config import cfg
+from pecan import rest
+
+from pecan_microversions import MicroversionHook, VersionRegistry, api_version
+from pecan_microversions.demo.app import make_app
+
+REGISTRY = VersionRegistry('unfilled', [(f'1.{i}', f'Version {i}.')
+                                        for i in range(9)])
+HEADERS = {'OpenStack-API-Version': 'unfilled 1.8'}
+
+
+class Things(rest.RestController):
+    _custom_actions = {'reboot': ['POST']}
+
+    @pecan.expose('json')
+    def get_all(self):
+        return []
+
+    @pecan.expose('json')
+    def put(self, uuid):
+        return {'put': uuid}
+
+    @pecan.expose('json')
+    def delete(self, uuid):
+        return {'deleted': uuid}
+
+    @api_version(REGISTRY, '1.3')
+    @pecan.expose('json')
+    def patch(self, uuid):
+        return {'patched': uuid}
+
+    @pecan.expose('json')
+    def reboot(self, how):
+        return {'reboot': how}
+
+
+class Root:
+    things = Things()
+
+    @pecan.expose('json')
+    def search(self, text, page, size):
+        return {'text': text, 'page': page, 'size': size}
+
+    @pecan.expose('json')
+    def keyword_only(self, *, size):  # Pecan never passes ``size``
+        return {}
+
+    @pecan.expose('json')
+    def broken(self):
+        return len(1)  # a TypeError inside the method: a server bug
+
+
+def _app(app_errors='render'):
+    conf = cfg.ConfigOpts()
+    conf([], project='unfilled-test', default_config_files=[])
+    return webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(REGISTRY, conf=conf,
+                                        app_errors=app_errors)]))
+
+
+def _error(response):
+    (error,) = json.loads(response.body)['errors']
+    return error
+
+
+@pytest.mark.parametrize('app_errors', ['render', 'keep'])
+@pytest.mark.parametrize('method', ['PUT', 'PATCH', 'DELETE'])
+def test_item_method_on_the_collection_is_a_405(method, app_errors):
+    response = _app(app_errors).request('/things', method=method,
+                                        headers=HEADERS, expect_errors=True)
+    assert response.status_int == 405
+    assert response.headers['Allow'] == 'GET'  # reboot: not the URL's
+    assert response.headers['OpenStack-API-Version'] == 'unfilled 1.8'
+    error = _error(response)
+    assert error['code'] == 'microversion.method_not_allowed'
+    assert error['detail'] == (f'{method} /things is not allowed: {method} '
+                               'needs an item of the collection in the URL.')
+
+
+def test_the_item_url_still_reaches_the_methods():
+    app = _app()
+    assert app.put('/things/7', headers=HEADERS).json == {'put': '7'}
+    assert app.patch('/things/7', headers=HEADERS).json == {'patched': '7'}
+    assert app.delete('/things/7', headers=HEADERS).json == {'deleted': '7'}
+
+
+@pytest.mark.parametrize('url, detail', [
+    ('/search', "GET /search is missing the arguments 'text', 'page' and "
+                "'size'."),
+    ('/search?text=a', "GET /search is missing the arguments 'page' and "
+                       "'size'."),
+    ('/search/a/2', "GET /search/a/2 is missing the argument 'size'."),
+    ('/things/reboot', "GET /things/reboot is missing the argument 'how'."),
+])
+def test_a_missing_argument_is_a_400_naming_it(url, detail):
+    method = 'POST' if 'reboot' in url else 'GET'
+    response = _app().request(url, method=method, headers=HEADERS,
+                              expect_errors=True)
+    assert response.status_int == 400
+    error = _error(response)
+    assert error['code'] == 'microversion.missing_argument'
+    assert error['detail'] == detail.replace('GET', method)
+    assert response.headers['OpenStack-API-Version'] == 'unfilled 1.8'
+
+
+def test_filled_arguments_reach_the_method():
+    app = _app()
+    assert app.get('/search/a/2?size=5', headers=HEADERS).json == {
+        'text': 'a', 'page': '2', 'size': '5'}
+    assert app.post('/things/reboot?how=soft', headers=HEADERS).json == {
+        'reboot': 'soft'}
+
+
+@pytest.mark.parametrize('url', ['/broken', '/keyword_only?size=1'])
+def test_the_methods_own_type_errors_stay_a_500(url, caplog):
+    with caplog.at_level(logging.ERROR):
+        response = _app().get(url, headers=HEADERS, expect_errors=True)
+    assert response.status_int == 500
+    assert _error(response)['code'] == 'http.internal_server_error'
+    assert f'Unexpected error serving GET {url.split("?")[0]}' in caplog.text
+
+
+@pytest.mark.parametrize('version', ['1.0', '1.3', '1.8', '1.9'])
+def test_demo_patch_on_the_node_collection(version):
+    response = webtest.TestApp(make_app()).patch(
+        '/v1/nodes', '[]', headers={
+            'OpenStack-API-Version': f'fleet {version}',
+            'Content-Type': 'application/json-patch+json'},
+        expect_errors=True)
+    assert response.status_int == 405
+    assert response.headers['Allow'] == 'GET, HEAD, POST'
+    assert response.headers['OpenStack-API-Version'] == f'fleet {version}'
+    assert _error(response)['code'] == 'microversion.method_not_allowed'
