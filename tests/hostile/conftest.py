@@ -22,6 +22,8 @@ from pecan_microversions.demo.store import NodeStore
 
 #: Examples run per header test, by profile (7 tests in test_headers.py).
 HEADER_EXAMPLES = {'dev': 200, 'ci': 720, 'full': 15000}
+#: Generated requests per app in test_any_request.py, by profile.
+REQUEST_EXAMPLES = {'dev': 300, 'ci': 1000, 'full': 20000}
 
 
 def profile_name() -> str:
