@@ -145,3 +145,30 @@ def test_demo_patch_on_the_node_collection(version):
     assert response.headers['Allow'] == 'GET, HEAD, POST'
     assert response.headers['OpenStack-API-Version'] == f'fleet {version}'
     assert _error(response)['code'] == 'microversion.method_not_allowed'
+
+
+class Generic:
+    @pecan.expose(generic=True, template='json')
+    def index(self):
+        return {}
+
+    @index.when(method='POST', template='json')
+    def index_post(self, name):
+        return {'name': name}
+
+    @index.when(method='PUT', template='json')
+    def index_put(self):
+        return len(1)  # the handler's own bug
+
+
+def test_generic_handlers_are_judged_by_their_own_arguments():
+    conf = cfg.ConfigOpts()
+    conf([], project='unfilled-test', default_config_files=[])
+    app = webtest.TestApp(pecan.make_app(
+        Generic(), hooks=[MicroversionHook(REGISTRY, conf=conf)]))
+    response = app.post('/', headers=HEADERS, expect_errors=True)
+    assert response.status_int == 400
+    assert _error(response)['detail'] == (
+        "POST / is missing the argument 'name'.")
+    assert app.post('/?name=x', headers=HEADERS).json == {'name': 'x'}
+    assert app.put('/', headers=HEADERS, expect_errors=True).status_int == 500
