@@ -266,7 +266,7 @@ class MicroversionHook(PecanHook):
         if isinstance(e, TypeError):
             # Pecan called a method with arguments its URL did not fill.
             refused = unfilled_call(
-                state, getattr(state.request, 'api_version', None))
+                state, e, getattr(state.request, 'api_version', None))
             if refused is not None:
                 return refused
         if isinstance(e, RecursionError) and _json_too_deep(state.request):

@@ -16,9 +16,9 @@ the method's signature, the method never ran, and the client gets
   left out, for any other method;
 * 404 when the request gave the method more than it takes.
 
-A ``TypeError`` raised inside a method whose arguments fit, or by a
-method with a required keyword-only argument (Pecan never passes one),
-stays a 500.
+A ``TypeError`` raised inside a method (its frame is in the traceback,
+or its arguments fit), or by a method with a required keyword-only
+argument (Pecan never passes one), stays a 500.
 """
 
 from __future__ import annotations
@@ -40,14 +40,18 @@ __all__ = ['unfilled_call']
 _ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
 
 
-def unfilled_call(state: Any, version: Optional[Version]) -> Optional[APIError]:
-    """The client error for Pecan's routing ``state`` whose controller
-    cannot take the arguments routed to it; ``None`` when they fit (or
-    routing had not chosen a controller)."""
+def unfilled_call(state: Any, error: TypeError,
+                  version: Optional[Version]) -> Optional[APIError]:
+    """The client error for ``error``, raised while Pecan's routing
+    ``state`` called a controller that cannot take the arguments routed to
+    it; ``None`` when they fit, when the method itself ran (its frame is in
+    the traceback), or before routing chose a controller."""
     routed = routed_call(state)
     if routed is None:
         return None
     controller, given, keywords = routed
+    if _ran(controller, error):
+        return None
     try:
         signature = inspect.signature(controller)
     except (TypeError, ValueError):
@@ -77,6 +81,18 @@ def unfilled_call(state: Any, version: Optional[Version]) -> Optional[APIError]:
                         headers={'Allow': ', '.join(allowed)})
     return APIError(f'{what} is missing {_names(missing)}.',
                     error_code='microversion.missing_argument')
+
+
+def _ran(controller: Any, error: BaseException) -> bool:
+    """Whether the method under ``controller``'s wrappers started (a
+    ``TypeError`` from inside it is the method's, whatever its arguments)."""
+    code = getattr(inspect.unwrap(controller), '__code__', None)
+    frame = error.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code is code:
+            return True
+        frame = frame.tb_next
+    return False
 
 
 def _missing(signature: inspect.Signature, positional: int,

@@ -6,6 +6,7 @@ method only what the path and query string hold; the call then raises
 ``TypeError``, which Pecan answers 500.
 """
 
+import functools
 import json
 import logging
 
@@ -48,8 +49,23 @@ class Things(rest.RestController):
         return {'reboot': how}
 
 
+def with_context(function):
+    """A service's decorator passing a first argument the URL does not."""
+    @functools.wraps(function)
+    def wrapper(self, *args, **kwargs):
+        return function(self, 'context', *args, **kwargs)
+    return wrapper
+
+
 class Root:
     things = Things()
+
+    @pecan.expose('json')
+    @with_context
+    def show(self, context, name):
+        if name == 'bug':
+            return len(1)  # the method's own bug, its arguments all given
+        return {'context': context, 'name': name}
 
     @pecan.expose('json')
     def search(self, text, page, size):
@@ -119,13 +135,16 @@ def test_a_missing_argument_is_a_400_naming_it(url, detail):
 
 def test_filled_arguments_reach_the_method():
     app = _app()
+    assert app.get('/show/x', headers=HEADERS).json == {
+        'context': 'context', 'name': 'x'}
     assert app.get('/search/a/2?size=5', headers=HEADERS).json == {
         'text': 'a', 'page': '2', 'size': '5'}
     assert app.post('/things/reboot?how=soft', headers=HEADERS).json == {
         'reboot': 'soft'}
 
 
-@pytest.mark.parametrize('url', ['/broken', '/keyword_only?size=1'])
+@pytest.mark.parametrize('url', ['/broken', '/keyword_only?size=1',
+                                 '/show/bug'])
 def test_the_methods_own_type_errors_stay_a_500(url, caplog):
     with caplog.at_level(logging.ERROR):
         response = _app().get(url, headers=HEADERS, expect_errors=True)
