@@ -64,14 +64,17 @@ class VersionedRestController(pecan.rest.RestController):
         except webob.exc.HTTPMethodNotAllowed as exc:
             if not getattr(exc, '_microversion_allow', False):
                 version = get_version(request)
-                exc.allow = [method for method in (exc.allow or ())
-                             if any(exists_at_version(getattr(self, name, None),
-                                               version)
-                                    for name in (_REST_GET_NAMES
-                                                 if method == 'GET'
-                                                 else (method.lower(),)))]
-                if 'GET' in exc.allow and 'HEAD' not in exc.allow:
-                    exc.allow = sorted([*exc.allow, 'HEAD'])
+                allowed = [method for method in (exc.allow or ())
+                           if any(exists_at_version(getattr(self, name, None),
+                                                    version)
+                                  for name in (_REST_GET_NAMES
+                                               if method == 'GET'
+                                               else (method.lower(),)))]
+                if 'GET' in allowed and 'HEAD' not in allowed:
+                    allowed = sorted([*allowed, 'HEAD'])
+                # None, not []: WebOb would send an empty Allow, which
+                # says that the URL answers no method at all.
+                exc.allow = allowed or None
                 exc._microversion_allow = True  # the innermost one decides
             raise
 

@@ -10,9 +10,11 @@ version headers, and a refused request leaves the store as it was.  The
 Watcher-style example keeps its own error format (``app_errors='keep'``)
 and the shelf app is a second ``versioned_wsexpose`` service.
 
-A generated request that once answered 500: ``PATCH /v1/nodes`` (Pecan
-called the item's method without an identifier); see
-:mod:`pecan_microversions.pecan.unfilled`.
+Generated requests that once answered 500: ``PATCH /v1/nodes`` (Pecan
+called the item's method without an identifier; see
+:mod:`pecan_microversions.pecan.unfilled`) and ``GET /v1/nodes?_method=DELETE``
+(Pecan's 405 for it names no method, and an empty ``Allow`` list broke the
+versioned 405).
 
 Sizes: ``HYPOTHESIS_PROFILE=ci|full|dev`` (see tests/hostile/conftest.py).
 """
@@ -83,9 +85,10 @@ CONTENT_TYPES = st.one_of(st.none(), st.sampled_from([
 QUERIES = st.lists(st.tuples(
     st.sampled_from(['driver', 'hardware_type', 'owner', 'limit', 'marker',
                      'sort_key', 'sort_dir', 'fields', 'name', 'goal', 'x',
-                     '__body__', 'node.owner', 'limit[]', '']),
+                     '__body__', 'node.owner', 'limit[]', '', '_method']),
     st.sampled_from(['1', '0', '-1', 'ipmi', '', 'name', 'desc', UUID,
-                     '%ff', '9' * 30, 'a%26b'])), max_size=3).map(
+                     '%ff', '9' * 30, 'a%26b', 'DELETE', 'put', 'patch',
+                     'post'])), max_size=3).map(
     lambda pairs: '&'.join(f'{k}={v}' for k, v in pairs))
 ACCEPTS = st.one_of(st.none(), st.sampled_from([
     'application/json', 'text/html', 'application/xml', '*/*', '']))
@@ -121,6 +124,8 @@ def test_any_request_is_answered_below_500(service):
              content_type='application/json', query='', accept=None)
     @example(method='DELETE', path='/v1/nodes/', version='{service} 1.8',
              body=None, content_type=None, query='', accept=None)
+    @example(method='GET', path='/v1/nodes', version=None, body=None,
+             content_type=None, query='_method=DELETE', accept=None)
     def check(method, path, version, body, content_type, query, accept):
         headers = {}
         if version is not None:
