@@ -37,6 +37,7 @@ __all__ = [
     'is_wsme_function',
     'lookup_controller',
     'plain_attribute',
+    'raised_by_controller_call',
     'request_body',
     'response_content_type',
     'routed_call',
@@ -142,6 +143,22 @@ def routed_call(state: Any) -> Optional[tuple[Any, tuple[Any, ...],
         return None
     return (controller, (*arguments.args, *arguments.varargs),
             arguments.varkw)
+
+
+def raised_by_controller_call(error: BaseException) -> bool:
+    """Whether ``error`` was raised where Pecan calls the controller
+    (``Pecan.invoke_controller``), not inside any function it called: its
+    traceback ends in that frame, as when the call cannot bind the
+    controller's arguments and no frame of the controller was made."""
+    frame = error.__traceback__
+    if frame is None:
+        return False
+    while frame.tb_next is not None:
+        frame = frame.tb_next
+    return frame.tb_frame.f_code is _INVOKE_CONTROLLER
+
+
+_INVOKE_CONTROLLER = pecan.core.Pecan.invoke_controller.__code__
 
 
 def response_content_type(request: Any) -> Optional[str]:

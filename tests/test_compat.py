@@ -233,3 +233,30 @@ def test_routed_call_reads_pecan_routing_state():
         'first': 'a', 'rest': ['b', 'c']}
     assert seen['routed'][1:] == (('a', 'b', 'c'), {})
     assert compat.routed_call(object()) is None
+
+
+def test_raised_by_controller_call_tells_the_call_from_its_inside():
+    """Pecan.invoke_controller makes the call: a TypeError binding the
+    controller's arguments ends its traceback there; one from inside the
+    controller has the controller's frame after it."""
+    seen = {}
+
+    class Hook(pecan.hooks.PecanHook):
+        def on_error(self, state, e):
+            seen[state.request.path] = compat.raised_by_controller_call(e)
+            return webob.Response(status=500)
+
+    class Root:
+        @pecan.expose('json')
+        def needs(self, name):
+            return {}
+
+        @pecan.expose('json')
+        def broken(self):
+            return len(1)
+
+    app = webtest.TestApp(pecan.make_app(Root(), hooks=[Hook()]))
+    app.get('/needs', expect_errors=True)
+    app.get('/broken', expect_errors=True)
+    assert seen == {'/needs': True, '/broken': False}
+    assert not compat.raised_by_controller_call(TypeError('no traceback'))

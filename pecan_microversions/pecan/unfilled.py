@@ -5,20 +5,24 @@ own URL (``PATCH /v1/nodes``) to the item's method without an identifier,
 and gives a plain exposed method only what the path and the query string
 hold.  A required argument left unfilled makes the call itself raise
 ``TypeError``, which Pecan answers 500.  The hook asks :func:`unfilled_call`
-about every ``TypeError``: when the arguments Pecan was passing do not fit
-the method's signature, the method never ran, and the client gets
+about every ``TypeError``.  Only one raised by Pecan's call of the
+controller itself, whose own signature (not a wrapped function's) does not
+take the arguments Pecan passed, is the client's: no code of the controller
+ran.  The client then gets
 
-* 405 ``microversion.method_not_allowed`` with an ``Allow`` header for a
-  ``RestController`` item method (``put``, ``patch``, ``delete``, ...)
-  called without its identifier: the URL is the collection's, which does
-  not answer that HTTP method at this version;
+* 405 ``microversion.method_not_allowed`` for a ``RestController`` item
+  method (``put``, ``patch``, ``delete``, ...) missing only its
+  identifier: the URL is the collection's, which does not answer that HTTP
+  method at this version (``Allow`` lists what it answers);
 * 400 ``microversion.missing_argument`` naming the arguments the request
   left out, for any other method;
 * 404 when the request gave the method more than it takes.
 
-A ``TypeError`` raised inside a method (its frame is in the traceback,
-or its arguments fit), or by a method with a required keyword-only
-argument (Pecan never passes one), stays a 500.
+Every other ``TypeError`` stays a 500: one raised inside a controller or
+its decorators, or while the result is rendered, and the call of a method
+with a required keyword-only argument (Pecan never passes one).
+A decorator taking ``*args, **kwargs`` hides the method's arguments from
+this check: a missing one is then the decorator's ``TypeError``, a 500.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Any, Optional
 
 import pecan.rest
 
-from pecan_microversions.compat import routed_call
+from pecan_microversions.compat import raised_by_controller_call, routed_call
 from pecan_microversions.core.errors import http_code
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.allow import collection_methods
@@ -42,26 +46,22 @@ _ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
 
 def unfilled_call(state: Any, error: TypeError,
                   version: Optional[Version]) -> Optional[APIError]:
-    """The client error for ``error``, raised while Pecan's routing
-    ``state`` called a controller that cannot take the arguments routed to
-    it; ``None`` when they fit, when the method itself ran (its frame is in
-    the traceback), or before routing chose a controller."""
+    """The client error for ``error`` when Pecan's routing ``state`` called
+    a controller with arguments its own signature does not take (the call
+    itself failed: no code of the controller ran); ``None`` otherwise."""
     routed = routed_call(state)
-    if routed is None:
+    if routed is None or not raised_by_controller_call(error):
         return None
     controller, given, keywords = routed
-    if _ran(controller, error):
-        return None
-    try:
-        signature = inspect.signature(controller)
-    except (TypeError, ValueError):
-        return None
-    try:
+    try:  # the called function's own arguments, not a wrapped one's
+        signature = inspect.signature(controller, follow_wrapped=False)
         signature.bind(*given, **keywords)
     except TypeError:
         pass
+    except ValueError:  # no signature to read
+        return None
     else:
-        return None  # the call fits: the error came from inside
+        return None  # the call fits: the error is not about arguments
     request = state.request
     what = f'{request.method} {request.path}'
     missing = _missing(signature, len(given), keywords)
@@ -72,27 +72,17 @@ def unfilled_call(state: Any, error: TypeError,
                         'segments than the method takes.', status=404,
                         error_code=http_code(404))
     owner = getattr(controller, '__self__', None)
-    if (isinstance(owner, pecan.rest.RestController) and not given
+    if (isinstance(owner, pecan.rest.RestController) and len(missing) == 1
             and controller.__name__ in _ITEM_METHODS and version is not None):
+        # The item's identifier is missing: the URL is the collection's.
         allowed = collection_methods(owner, version)
         return APIError(f'{what} is not allowed: {request.method} needs an '
                         'item of the collection in the URL.', status=405,
                         error_code='microversion.method_not_allowed',
-                        headers={'Allow': ', '.join(allowed)})
+                        headers={'Allow': ', '.join(allowed)}
+                        if allowed else None)
     return APIError(f'{what} is missing {_names(missing)}.',
                     error_code='microversion.missing_argument')
-
-
-def _ran(controller: Any, error: BaseException) -> bool:
-    """Whether the method under ``controller``'s wrappers started (a
-    ``TypeError`` from inside it is the method's, whatever its arguments)."""
-    code = getattr(inspect.unwrap(controller), '__code__', None)
-    frame = error.__traceback__
-    while frame is not None:
-        if frame.tb_frame.f_code is code:
-            return True
-        frame = frame.tb_next
-    return False
 
 
 def _missing(signature: inspect.Signature, positional: int,

@@ -15,8 +15,17 @@ import pytest
 import webtest
 from oslo_config import cfg
 from pecan import rest
+from wsme import types as wtypes
 
-from pecan_microversions import MicroversionHook, VersionRegistry, api_version
+from pecan_microversions import (
+    Computed,
+    MicroversionHook,
+    VersionRegistry,
+    api_version,
+    versioned,
+    versioned_resource,
+    versioned_wsexpose,
+)
 from pecan_microversions.demo.app import make_app
 
 REGISTRY = VersionRegistry('unfilled', [(f'1.{i}', f'Version {i}.')
@@ -191,3 +200,136 @@ def test_generic_handlers_are_judged_by_their_own_arguments():
         "POST / is missing the argument 'name'.")
     assert app.post('/?name=x', headers=HEADERS).json == {'name': 'x'}
     assert app.put('/', headers=HEADERS, expect_errors=True).status_int == 500
+
+
+# -- TypeErrors that are the server's, whatever the routed arguments -------
+
+@versioned_resource(REGISTRY, 'unfilled_gadget')
+class Gadget(wtypes.Base):
+    name = wtypes.text
+    # Older versions compute ``size``; len(None) is a bug of the service.
+    size = versioned(int, max_version='1.2', readonly=True,
+                     changes=[Computed(lambda g: len(g.get('name')))])
+
+
+def post_processed(function):
+    """A decorator with a bug in what it does after the method."""
+    @functools.wraps(function)
+    def wrapper(self, *args, **kwargs):
+        result = function(self, 'context', *args, **kwargs)
+        return dict(result, size=len(result['n']))
+    return wrapper
+
+
+class Gadgets(rest.RestController):
+    @versioned_wsexpose(Gadget, body=Gadget, status_code=201)
+    def post(self, gadget):
+        return Gadget(name=None)  # rendered at 1.0: size fails
+
+    @pecan.expose('json')
+    @with_context
+    def get_one(self, context, uuid):
+        return {'uuid': uuid, 'tags': {1, 2}}  # a set: rendering fails
+
+    @pecan.expose('json')
+    @post_processed
+    def put(self, context, uuid):
+        return {'n': 5}
+
+    @api_version(REGISTRY, '1.0', '1.1')
+    @pecan.expose('json')
+    @with_context
+    def delete(self, context, uuid):
+        return {'deleted': uuid}
+
+    @delete.version('1.2')  # type: ignore[no-redef]
+    @pecan.expose('json')
+    @with_context
+    def delete(self, context, uuid):  # noqa: F811
+        return len(uuid, 1)  # the second implementation's own bug
+
+
+class OnlyDelete(rest.RestController):
+    @pecan.expose('json')
+    def delete(self, uuid):
+        return {}
+
+
+class Parts(rest.RestController):
+    """``/owners/<owner>/parts``: a nested collection."""
+
+    @pecan.expose('json')
+    def get_all(self, owner):
+        return []
+
+    @pecan.expose('json')
+    def put(self, owner, part):
+        return {'owner': owner, 'part': part}
+
+
+class Owners(rest.RestController):
+    parts = Parts()
+
+    @pecan.expose('json')
+    def get_one(self, owner):
+        return {}
+
+
+class ServerBugs:
+    gadgets = Gadgets()
+    only = OnlyDelete()
+    owners = Owners()
+
+
+def _server_bugs_app():
+    conf = cfg.ConfigOpts()
+    conf([], project='unfilled-test', default_config_files=[])
+    return webtest.TestApp(pecan.make_app(
+        ServerBugs(), hooks=[MicroversionHook(REGISTRY, conf=conf)]))
+
+
+@pytest.mark.parametrize('method, url, version, body', [
+    ('POST', '/gadgets', '1.0', b'{"name": "g"}'),  # in the rendering
+    ('GET', '/gadgets/1', '1.8', None),             # the same, JSON
+    ('PUT', '/gadgets/1', '1.8', None),             # in the decorator
+    ('DELETE', '/gadgets/1', '1.3', None),          # the 2nd implementation
+])
+def test_a_type_error_after_the_call_bound_stays_a_500(
+        method, url, version, body, caplog):
+    # Each wrapper or method here takes other arguments than Pecan routes
+    # (a body, a context a decorator adds): the call itself bound, so the
+    # TypeError is the server's.
+    kwargs = {} if body is None else {'body': body,
+                                      'content_type': 'application/json'}
+    with caplog.at_level(logging.ERROR):
+        response = _server_bugs_app().request(
+            url, method=method, expect_errors=True,
+            headers={'OpenStack-API-Version': f'unfilled {version}'},
+            **kwargs)
+    assert response.status_int == 500, response.body
+    assert _error(response)['code'] == 'http.internal_server_error'
+    assert f'Unexpected error serving {method} {url}' in caplog.text
+
+
+def test_the_first_implementation_still_answers():
+    response = _server_bugs_app().delete(
+        '/gadgets/1', headers={'OpenStack-API-Version': 'unfilled 1.0'})
+    assert response.json == {'deleted': '1'}
+
+
+def test_a_collection_answering_nothing_gets_no_allow():
+    response = _server_bugs_app().delete('/only', headers=HEADERS,
+                                         expect_errors=True)
+    assert response.status_int == 405
+    assert 'Allow' not in response.headers  # empty would say "nothing"
+
+
+def test_a_nested_collection_is_a_405_too():
+    app = _server_bugs_app()
+    response = app.put('/owners/1/parts', headers=HEADERS,
+                       expect_errors=True)
+    assert response.status_int == 405
+    assert response.headers['Allow'] == 'GET'
+    assert _error(response)['code'] == 'microversion.method_not_allowed'
+    assert app.put('/owners/1/parts/2', headers=HEADERS).json == {
+        'owner': '1', 'part': '2'}
