@@ -89,12 +89,14 @@ class Root:
         return len(1)  # a TypeError inside the method: a server bug
 
 
-def _app(app_errors='render'):
+def _app(app_errors='render', root=None):
+    """A test client of ``root`` (a :class:`Root`) under the hook."""
     conf = cfg.ConfigOpts()
     conf([], project='unfilled-test', default_config_files=[])
     return webtest.TestApp(pecan.make_app(
-        Root(), hooks=[MicroversionHook(REGISTRY, conf=conf,
-                                        app_errors=app_errors)]))
+        Root() if root is None else root,
+        hooks=[MicroversionHook(REGISTRY, conf=conf,
+                                app_errors=app_errors)]))
 
 
 def _error(response):
@@ -190,10 +192,7 @@ class Generic:
 
 
 def test_generic_handlers_are_judged_by_their_own_arguments():
-    conf = cfg.ConfigOpts()
-    conf([], project='unfilled-test', default_config_files=[])
-    app = webtest.TestApp(pecan.make_app(
-        Generic(), hooks=[MicroversionHook(REGISTRY, conf=conf)]))
+    app = _app(root=Generic())
     response = app.post('/', headers=HEADERS, expect_errors=True)
     assert response.status_int == 400
     assert _error(response)['detail'] == (
@@ -282,10 +281,7 @@ class ServerBugs:
 
 
 def _server_bugs_app():
-    conf = cfg.ConfigOpts()
-    conf([], project='unfilled-test', default_config_files=[])
-    return webtest.TestApp(pecan.make_app(
-        ServerBugs(), hooks=[MicroversionHook(REGISTRY, conf=conf)]))
+    return _app(root=ServerBugs())
 
 
 @pytest.mark.parametrize('method, url, version, body', [
