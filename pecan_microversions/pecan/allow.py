@@ -3,6 +3,7 @@ version, versioned handlers counted only inside their ranges."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pecan.rest
@@ -10,7 +11,8 @@ import pecan.rest
 from pecan_microversions.compat import custom_actions, exposure, generic_handlers
 from pecan_microversions.core.version import Version
 
-__all__ = ['allowed_methods', 'collection_methods', 'exists_at_version']
+__all__ = ['allowed_methods', 'collection_methods', 'exists_at_version',
+           'rest_methods']
 
 _REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
                     'HEAD': ('head',)}
@@ -51,7 +53,7 @@ def allowed_methods(dispatcher: Any, controller: Any,
                                else (method,))
         return sorted(allowed)
     if isinstance(controller, pecan.rest.RestController):
-        return _rest_methods(controller, _rest_shape(
+        return rest_methods(controller, _rest_shape(
             controller, dispatcher.__name__), version)
     return []
 
@@ -60,12 +62,15 @@ def collection_methods(controller: pecan.rest.RestController,
                        version: Version) -> list[str]:
     """The HTTP methods a ``RestController``'s own URL (its collection,
     ``/v1/nodes``) answers at ``version``."""
-    return _rest_methods(controller, _REST_COLLECTION, version)
+    return rest_methods(controller, _REST_COLLECTION, version)
 
 
-def _rest_methods(controller: pecan.rest.RestController,
-                  shape: dict[str, tuple[str, ...]],
-                  version: Version) -> list[str]:
+def rest_methods(controller: pecan.rest.RestController,
+                 shape: Mapping[str, tuple[str, ...]],
+                 version: Version) -> list[str]:
+    """The HTTP methods of ``shape`` (each with the handler names that
+    answer it) for which ``controller`` has a handler at ``version``, and
+    ``HEAD`` with ``GET`` where the controller answers it so."""
     methods = {method for method, names in shape.items()
                if any(exists_at_version(getattr(controller, name, None),
                                         version) for name in names)}

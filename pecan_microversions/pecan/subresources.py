@@ -21,7 +21,7 @@ from pecan_microversions.compat import lookup_controller
 from pecan_microversions.core.changes import RESOURCE
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
-from pecan_microversions.pecan.allow import exists_at_version
+from pecan_microversions.pecan.allow import rest_methods
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version
 
@@ -64,14 +64,10 @@ class VersionedRestController(pecan.rest.RestController):
         except webob.exc.HTTPMethodNotAllowed as exc:
             if not getattr(exc, '_microversion_allow', False):
                 version = get_version(request)
-                allowed = [method for method in (exc.allow or ())
-                           if any(exists_at_version(getattr(self, name, None),
-                                                    version)
-                                  for name in (_REST_GET_NAMES
-                                               if method == 'GET'
-                                               else (method.lower(),)))]
-                if 'GET' in allowed and 'HEAD' not in allowed:
-                    allowed = sorted([*allowed, 'HEAD'])
+                allowed = rest_methods(self, {
+                    method: (_REST_GET_NAMES if method == 'GET'
+                             else (method.lower(),))
+                    for method in exc.allow or ()}, version)
                 # None, not []: WebOb would send an empty Allow, which
                 # says that the URL answers no method at all.
                 exc.allow = allowed or None

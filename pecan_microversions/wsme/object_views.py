@@ -15,13 +15,13 @@ it reads is computed in its place.
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, Optional, Union
 
 from wsme import types as wtypes
 
 from pecan_microversions.compat import DATAHOLDER_KEY, NO_VALUES
-from pecan_microversions.core.errors import InvalidDeclarationError
 
 __all__ = ['Compute', 'Read', 'View', 'isoformat', 'object_view',
            'plain_dict', 'plain_list']
@@ -88,8 +88,6 @@ def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
 
     An object of another class than ``cls`` (a subclass) goes to
     ``fallback``; a plain ``dict`` is read by public names.
-
-    :raises InvalidDeclarationError: an attribute key is not a name.
     """
     namespace: dict[str, Any] = {
         'cls': cls, 'fallback': fallback, 'Unset': _Unset,
@@ -127,13 +125,10 @@ def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
                 body.append(f'    out[{entry.name!r}] = None')
             finish.append(computed)
             continue
-        if not entry.key.isidentifier():
-            raise InvalidDeclarationError(f'{cls.__qualname__}: attribute '
-                                          f'key {entry.key!r} is not a name.')
         namespace[f'd{i}'] = entry.default
         namespace[f'o{i}'] = tuple(key for key, _ in entry.others)
         namespace[f'n{i}'] = tuple(name for _, name in entry.others)
-        objects.append(f'    value = obj.{entry.key}' if entry.described else
+        objects.append(_described(entry.key) if entry.described else
                        f'    value = getattr(holder, {entry.key!r}, d{i})')
         dicts.append(f'    value = obj.get({entry.name!r}, d{i})')
         if entry.others:
@@ -154,6 +149,14 @@ def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
         convert.leaf = tuple((e.name, e.default) for e in entries
                              if isinstance(e, Read))
     return convert  # type: ignore[no-any-return]
+
+
+def _described(key: str) -> str:
+    """The statement reading attribute ``key`` through its descriptor
+    (``getattr`` where the key is not a plain name, ``class`` say)."""
+    if key.isidentifier() and not keyword.iskeyword(key):
+        return f'    value = obj.{key}'
+    return f'    value = getattr(obj, {key!r})'
 
 
 def _leaf(entries: Sequence[Entry]) -> bool:

@@ -354,3 +354,15 @@ def test_a_small_nested_dict_gets_its_defaults():
         'badges': [{'text': 'a'}, {'text': 'none'}, None]}
     assert view(Badged, VERSIONS[0])(data) == {
         'badge': {'text': 'none', 'size': 2}}
+
+
+def test_an_attribute_whose_key_is_a_keyword_is_written():
+    """A type built with ``type()`` may have a key such as ``class``; the
+    generated view reads it with ``getattr`` (it once failed to compile)."""
+    keyed = versioned_resource(REGISTRY, 'keyed')(type('Keyed', (wtypes.Base,), {
+        'class': versioned(wtypes.text, '1.1', default='none'), 'size': int}))
+    for version in VERSIONS:
+        obj = keyed(size=1)
+        expected = wsme_bytes(keyed(size=1), keyed, version)
+        assert encode(obj, keyed, version) == expected, version
+        assert encode({'size': 1}, keyed, version) == expected, version
