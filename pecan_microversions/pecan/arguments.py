@@ -12,9 +12,10 @@ version reaches the method whatever its source:
   the hook runs before routing; else 415); JSON must decode (400) and is
   checked field by field with the JSON names
   (:func:`~pecan_microversions.wsme.checking.check_body`,
-  :func:`~pecan_microversions.wsme.checking.check_patch`); XML must parse and
-  have no DTD; ``__body__`` is refused; form and query keys must name
-  attributes of the argument's type.
+  :func:`~pecan_microversions.wsme.checking.check_patch`); XML is read
+  strictly (:mod:`pecan_microversions.pecan.xml_bodies`); ``__body__`` is
+  refused; form and query keys must name attributes of the argument's type,
+  none held in another representation at the version than the newest.
 * :func:`check_received`, after WSME has converted the arguments and just
   before the method runs: every value it is about to receive, whatever its
   source, is walked: fields and query parameters outside the version, values
@@ -38,17 +39,19 @@ from pecan_microversions.compat import request_body, wsme_dataholder
 from pecan_microversions.core.checking import check_member
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.xml_bodies import check_xml
 from pecan_microversions.wsme.checking import (
     body_too_deep,
     check_data,
     check_patch,
     is_mandatory,
+    json_only,
 )
 from pecan_microversions.wsme.fields import binding_of
 from pecan_microversions.wsme.filtering import CONTAINERS
 
-__all__ = ['FORMATS', 'check_encoding', 'check_received', 'check_sources',
-           'may_have_body', 'media_format', 'root_name']
+__all__ = ['FORMATS', 'body_names', 'check_encoding', 'check_received',
+           'check_sources', 'may_have_body', 'media_format', 'root_name']
 
 #: The request body formats WSME reads, by the name
 #: ``VersionRegistry(request_formats=...)`` uses, and their media types.
@@ -60,7 +63,6 @@ FORMATS: Mapping[str, frozenset[str]] = {
 }
 _UTF8 = frozenset(['utf-8', 'utf8'])
 _KEY_PART = re.compile(r'\.([^.\[\]]+)|\[([^\[\]]*)\]')
-_DTD = re.compile(rb'<!(DOCTYPE|ENTITY)', re.IGNORECASE)
 
 
 def media_format(media_type: str) -> Optional[str]:
@@ -120,6 +122,31 @@ def may_have_body(environ: Mapping[str, Any]) -> bool:
     return length != '0'
 
 
+def body_names(request: Any, data: Any = None) -> frozenset[str]:
+    """The arguments a request's body sets by name (the keys of a JSON
+    object, form fields, the elements of an XML document), each as the
+    argument it sets (``tags`` for ``tags[0]``).
+
+    :param data: the body, already parsed as JSON (``None``: parse it).
+    """
+    if not may_have_body(request.environ):
+        return frozenset()
+    found = media_format(request.content_type)
+    try:
+        if found == 'json':
+            if data is None:
+                data = _DECODER.decode(request_body(request).decode('utf-8'))
+            return frozenset(data) if isinstance(data, dict) else frozenset()
+        if found == 'form':
+            return frozenset(root_name(key) for key in request.POST.keys())
+        if found == 'xml':
+            return frozenset(child.tag for child in
+                             ElementTree.fromstring(request_body(request)))
+    except (ValueError, ElementTree.ParseError, RecursionError):
+        pass  # refused as malformed by whoever reads it
+    return frozenset()
+
+
 def check_sources(request: Any, definition: Any, patch_of: Any,
                   version: Version, formats: frozenset[str]) -> Any:
     """Refuse, before WSME reads them, arguments that cannot be checked.
@@ -138,7 +165,7 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
         query = request.GET
         if '__body__' in query:
             raise _dunder_body()
-        _check_keys(definition, query, 'query parameter')
+        _check_keys(definition, query, 'query parameter', version)
     body = request_body(request) if may_have_body(environ) else b''
     wants_body = patch_of is not None or definition.body_type is not None
     if not body:
@@ -158,15 +185,20 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
     if found == 'json':
         return _check_json(body, definition, patch_of, version)
     if found == 'xml':
-        _check_xml(body)
+        check_xml(body, definition, version)
     else:
+        try:  # WebOb would read bytes that are not UTF-8 as U+FFFD
+            urllib.parse.unquote_to_bytes(body).decode('utf-8')
+        except UnicodeDecodeError:
+            raise APIError('The form body is not UTF-8.',
+                           error_code='microversion.invalid_body') from None
         form = request.POST
         if not form:  # WebOb reads form bodies of POST, PUT, PATCH, DELETE
             raise APIError(f'A form body is not read for {request.method}.',
                            error_code='microversion.invalid_body')
         if '__body__' in form:
             raise _dunder_body()
-        _check_keys(definition, form, 'form field')
+        _check_keys(definition, form, 'form field', version)
     return None
 
 
@@ -233,21 +265,10 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates)
 
 
-def _check_xml(body: bytes) -> None:
-    if _DTD.search(body):
-        raise APIError('XML bodies with a DTD or entities are refused.',
-                       error_code='microversion.invalid_body')
-    try:
-        ElementTree.fromstring(body)
-    except ElementTree.ParseError as exc:
-        raise APIError(f'The XML body does not parse: {exc}.',
-                       error_code='microversion.invalid_body') from None
-    except RecursionError:
-        raise body_too_deep() from None
-
-
-def _check_keys(definition: Any, params: Any, what: str) -> None:
-    """Each ``arg.attr[i]...`` key must walk the argument's type."""
+def _check_keys(definition: Any, params: Any, what: str,
+                version: Version) -> None:
+    """Each ``arg.attr[i]...`` key must walk the argument's type, through
+    attributes that are not converted at ``version``."""
     arguments = None  # built only for a request with such a key
     for key in params.keys():
         name = root_name(key)
@@ -256,7 +277,8 @@ def _check_keys(definition: Any, params: Any, what: str) -> None:
         if arguments is None:
             arguments = {a.name: a.datatype for a in definition.arguments}
         if name in arguments:
-            _walk_key(arguments[name], name, key[len(name):], key, what)
+            _walk_key(arguments[name], name, key[len(name):], key, what,
+                      version)
 
 
 def root_name(key: str) -> str:
@@ -269,7 +291,7 @@ def root_name(key: str) -> str:
 
 
 def _walk_key(datatype: Any, label: str, rest: str, key: str,
-              what: str) -> None:
+              what: str, version: Version) -> None:
     position = 0
     while position < len(rest):
         match = _KEY_PART.match(rest, position)
@@ -287,19 +309,26 @@ def _walk_key(datatype: Any, label: str, rest: str, key: str,
         elif attribute is not None and isinstance(
                 datatype, wtypes.ArrayType) and wtypes.iscomplex(
                     datatype.item_type):
-            datatype = _attribute(datatype.item_type, attribute, key, what)
+            datatype = _attribute(datatype.item_type, attribute, key, what,
+                                  version)
         elif attribute is not None and isinstance(datatype, type) and \
                 wtypes.iscomplex(datatype):
-            datatype = _attribute(datatype, attribute, key, what)
+            datatype = _attribute(datatype, attribute, key, what, version)
         else:
             raise APIError(f'Invalid {what} {key!r}: {label} has no '
                            f'{match.group(0)!r}.',
                            error_code='microversion.unknown_field')
 
 
-def _attribute(datatype: type, key: str, whole: str, what: str) -> Any:
+def _attribute(datatype: type, key: str, whole: str, what: str,
+               version: Version) -> Any:
     for attr in wtypes.list_attributes(datatype):
         if attr.key == key:
+            binding = binding_of(datatype)
+            if binding is not None and attr.name in \
+                    binding.converted[version]:
+                raise APIError.from_error(
+                    json_only(f'{attr.name!r} ({what} {whole!r})', version))
             return attr.datatype
     raise APIError(f'Unknown field {key!r} in {what} {whole!r}.',
                    error_code='microversion.unknown_field')
@@ -343,6 +372,8 @@ def _received(datatype: Any, value: Any, version: Version,
     if not (isinstance(value, wtypes.Base) and wtypes.iscomplex(type(value))):
         return
     binding = binding_of(type(value))
+    converted = (frozenset() if binding is None
+                 else binding.converted[version])
     for attr in wtypes.list_attributes(type(value)):
         field = f'{label}.{attr.name}'
         sent = _sent(attr, value)
@@ -352,6 +383,10 @@ def _received(datatype: Any, value: Any, version: Version,
                 raise APIError(f'Mandatory field {field!r} is missing.',
                                error_code='microversion.missing_field')
             continue
+        if attr.name in converted:
+            # Only a JSON body is converted up: WSME read this value as
+            # the newest representation, which the version does not have.
+            raise APIError.from_error(json_only(repr(field), version))
         if not check_member(binding, attr.name, sent, version, field,
                             readonly=attr.readonly, mandatory=mandatory):
             continue  # a null the registry takes as absent

@@ -118,16 +118,31 @@ def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
         else:
             sent = wsme.rest.args.combine_args(
                 definition, (from_query, _NO_ARGUMENTS, from_body))
+            _check_overrides(definition, from_path[0], sent[1])
             values, named = wsme.rest.args.combine_args(
                 definition, (from_path, sent), allow_override=True)
         wsme.runtime.check_arguments(definition, values, named)
-    except wsme.exc.ClientSideError:
+    except (wsme.exc.ClientSideError, APIError):
         raise
     except Exception:  # noqa: BLE001 - WSME failed on the client's input
         raise APIError("The request's arguments could not be read as their "
                        'types.', error_code='microversion.invalid_arguments'
                        ) from None
     return values, named
+
+
+def _check_overrides(definition: Any, positional: list[Any],
+                     named: dict[str, Any]) -> None:
+    """Refuse a query or body argument that would replace another value
+    of the URL path (not the method's default, which Pecan passes too)."""
+    for argument, value in zip(definition.arguments, positional,
+                               strict=False):
+        if (argument.name in named and named[argument.name] != value
+                and (argument.mandatory or value != argument.default)):
+            raise APIError(
+                f'Argument {argument.name!r} is given by the URL path and '
+                'again, with another value, by the query string or body.',
+                error_code='microversion.invalid_arguments')
 
 
 def _from_path(definition: Any, args: tuple[Any, ...],

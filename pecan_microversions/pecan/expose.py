@@ -32,6 +32,7 @@ from pecan_microversions.compat import context_response, function_definition
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.arguments import (
+    body_names,
     check_received,
     check_sources,
 )
@@ -71,7 +72,8 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
     """
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         def check(args: tuple[Any, ...], kwargs: dict[str, Any],
-                  version: Version, converted: Optional[str]) -> None:
+                  version: Version, converted: Optional[str],
+                  request: Any, data: Any) -> None:
             """What reaches the method, whatever its source (a body
             converted up was checked at the request's version before)."""
             received = kwargs if converted is None else {
@@ -80,7 +82,9 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 check_received(definition, received, version, target)
                 parameters = declared_parameters(definition)
                 if parameters is not None:
-                    parameters.check_arguments(kwargs, version, defaults)
+                    parameters.check_arguments(
+                        kwargs, version, defaults,
+                        lambda: body_names(request, data))
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
             for value in (*args, *received.values()):
@@ -129,6 +133,7 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
             converted = None
+            sent = data
             if data is None:
                 data = NOT_PARSED  # none, or malformed: WSME answers it
             elif body_converter is not None:
@@ -136,7 +141,7 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 converted = body_name
 
             def method(controller: Any, *args: Any, **kwargs: Any) -> Any:
-                check(args, kwargs, version, converted)
+                check(args, kwargs, version, converted, request, sent)
                 return func(controller, *args, **kwargs)
 
             response = context_response()

@@ -269,7 +269,8 @@ class MicroversionHook(PecanHook):
                 state, e, getattr(state.request, 'api_version', None))
             if refused is not None:
                 return refused
-        if isinstance(e, RecursionError) and _json_too_deep(state.request):
+        if isinstance(e, RecursionError) and (
+                _raised_by_json(e) or _json_too_deep(state.request)):
             # Pecan parses JSON bodies while routing, before any controller.
             return APIError('The JSON body is nested too deeply.',
                             error_code='microversion.body_too_deep')
@@ -354,6 +355,16 @@ def _merge(headers: Any, wanted: tuple[Header, ...]) -> None:
             headers.add(header.name, header.value)
         else:
             _append_list(headers, header.name, header.value)
+
+
+def _raised_by_json(error: BaseException) -> bool:
+    """Whether ``error`` was raised by the JSON decoder itself (parsing
+    again here, higher up the stack, could succeed)."""
+    frame = error.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    return frame is not None and frame.tb_frame.f_globals.get(
+        '__name__') == 'json.decoder'
 
 
 def _json_too_deep(request: Any) -> bool:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import inspect
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Optional, TypeVar
 
@@ -38,7 +38,7 @@ from pecan_microversions.core.contract import (
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
-from pecan_microversions.pecan.arguments import root_name
+from pecan_microversions.pecan.arguments import body_names, root_name
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import with_arguments_of
 from pecan_microversions.pecan.request import current_request, get_version
@@ -144,19 +144,27 @@ class ParamRules:
                                error_code='microversion.unknown_query_parameter')
 
     def check_arguments(self, arguments: Mapping[str, Any],
-                        version: Version,
-                        defaults: Mapping[str, Any]) -> None:
+                        version: Version, defaults: Mapping[str, Any],
+                        sent: Callable[[], Collection[str]] = frozenset
+                        ) -> None:
         """Check the arguments a method is about to receive, whatever their
         source (query string, body, URL path).
 
         :param defaults: the method's default argument values; Pecan passes
             them too, and the method gets them whatever the version.
+        :param sent: the names the request's body gives (called only for
+            a value equal to its default): those are checked even then.
         """
         available = self.available[version]
+        given: Optional[Collection[str]] = None
         for name, value in arguments.items():
-            if name not in self.ranges or value is None or (
-                    name in defaults and value == defaults[name]):
+            if name not in self.ranges or value is None:
                 continue
+            if name in defaults and value == defaults[name]:
+                if given is None:
+                    given = sent()
+                if name not in given:
+                    continue  # not the client's: the method's default
             if name not in available:
                 self._unavailable(name, name, version)
             rule = self.values.get(name)
@@ -179,6 +187,21 @@ class ParamRules:
                      version: Version) -> None:
         rule.check(value, version, f'query parameter {name!r}',
                    self.registry.unavailable_status)
+
+
+def _check_path_and_query(request: Any, bound: Mapping[str, Any],
+                          variadic: Optional[str]) -> None:
+    """Refuse a query parameter that names an argument the method gets
+    another value for (from the URL path): Pecan would drop it."""
+    if not request.environ.get('QUERY_STRING'):
+        return
+    for key, value in request.GET.items():
+        if (key in bound and key != variadic and key != 'self'
+                and isinstance(bound[key], str) and bound[key] != value):
+            raise APIError(
+                f'Query parameter {key!r} names an argument the URL path '
+                'already gives.',
+                error_code='microversion.invalid_arguments')
 
 
 def declared_parameters(definition: Any) -> Optional[ParamRules]:
@@ -208,6 +231,7 @@ def query_params(registry: VersionRegistry, owner: str, /,
                 f'query_params({owner!r}) decorates {func!r}, which is not '
                 'exposed: put it above @pecan.expose or @wsexpose.')
         signature = None
+        variadic = None
         defaults: dict[str, Any] = {}
         if is_wsme_function(func):
             definition = function_definition(func)
@@ -220,6 +244,9 @@ def query_params(registry: VersionRegistry, owner: str, /,
         else:
             signature = inspect.signature(func)
             arguments = set(signature.parameters)
+            variadic = next((name for name, p in signature.parameters.items()
+                             if p.kind is inspect.Parameter.VAR_KEYWORD),
+                            None)
             defaults = {name: p.default for name, p
                         in signature.parameters.items()
                         if p.default is not inspect.Parameter.empty}
@@ -237,7 +264,14 @@ def query_params(registry: VersionRegistry, owner: str, /,
                                                        **kwargs).arguments
                     except TypeError:
                         bound = kwargs
-                    rules.check_arguments(bound, version, defaults)
+                    if variadic is not None and variadic in bound:
+                        # ``**kwargs``: the parameters it collects
+                        bound = {**bound, **bound[variadic]}
+                    _check_path_and_query(request, bound, variadic)
+                    rules.check_arguments(
+                        bound, version, defaults,
+                        lambda: () if request.method == 'GET'
+                        else body_names(request))
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
 

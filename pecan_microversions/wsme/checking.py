@@ -36,7 +36,7 @@ from pecan_microversions.wsme.fields import Binding, binding_of
 
 __all__ = ['JsonPatchOperation', 'attributes_by_name', 'body_too_deep',
            'check_body', 'check_data', 'check_operations', 'check_patch',
-           'check_retyped', 'is_mandatory', 'join_label',
+           'check_retyped', 'is_mandatory', 'join_label', 'json_only',
            'resolve_datatype']
 
 _OPS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
@@ -263,6 +263,15 @@ def check_retyped(datatype: Any, value: Any, field: str,
             f'Invalid value {value!r} for field {field!r}: at version '
             f'{version} it is a {_type_label(datatype)}.',
             error_code='microversion.invalid_value')
+
+
+def json_only(field: str, version: Version) -> RequestError:
+    """The 400 for a field of another representation at ``version`` than
+    the newest, sent where it is not converted up (anything but JSON)."""
+    return RequestError(
+        f'Field {field} has another representation at version {version} '
+        'than the newest; it can be sent in a JSON body only.',
+        error_code='microversion.json_only')
 
 
 def _type_label(datatype: Any) -> str:

@@ -218,6 +218,14 @@ class Binding:
         self.versioned = (any(self.hidden.values()) or bool(groups)
                           or self.conversion.changes_values)
         self.retyped = older_types(registry, self.fields)
+        #: Per version, the names of the fields a body holds in another
+        #: representation than the newest (a retype, or a value map with
+        #: ``up`` values): converted up from JSON only.
+        self.converted = {v: frozenset(
+            name for step in self.conversion.plan(v)
+            if step.retyped or any(getattr(fn, 'table', None)
+                                   for fn in step.up)
+            for name in (step.key, step.name)) for v in registry.versions}
 
     def datatype_at(self, name: str, version: Version) -> Any:
         """Field ``name``'s datatype at ``version`` (see ``Retype``)."""

@@ -1,0 +1,220 @@
+"""Every body channel meets the same contract as JSON (found by review).
+
+Form, XML and query values are read by WSME with the newest types; they
+must not carry a field that a version holds in another representation
+(the demo's ``owner``, a name before 1.9), nor have anything WSME's readers
+drop silently.  Body parameters of plain ``pecan.expose`` methods, values
+equal to a default, and a query argument that the URL path already gives
+are judged like the rest.
+"""
+
+import json
+
+import pecan
+import pytest
+import webtest
+
+from pecan_microversions import MicroversionHook, VersionRegistry
+from pecan_microversions.demo.app import make_app
+from pecan_microversions.demo.store import NodeStore
+from pecan_microversions.pecan.params import param, query_params
+
+FORM = 'application/x-www-form-urlencoded'
+XML = 'text/xml'
+U1 = '00000000-0000-0000-0000-000000000001'
+U2 = '00000000-0000-0000-0000-000000000002'
+
+
+@pytest.fixture
+def fleet():
+    store = NodeStore.seeded()
+    return webtest.TestApp(make_app(store=store)), store
+
+
+def send(app, method, path, version, body=None, content_type=None):
+    headers = {'OpenStack-API-Version': f'fleet {version}'}
+    if content_type:
+        headers['Content-Type'] = content_type
+    return app.request(path, method=method, headers=headers,
+                       body=None if body is None else body.encode(),
+                       expect_errors=True)
+
+
+def code_of(response, status=400):
+    assert response.status_int == status, response.body
+    assert response.headers['OpenStack-API-Version'].startswith('fleet ')
+    return response.json['errors'][0]['code']
+
+
+def driver(version):
+    return 'hardware_type' if version >= '1.6' else 'driver'
+
+
+@pytest.mark.parametrize('version', ['1.4', '1.8'])
+@pytest.mark.parametrize('shape', ['object', 'string'])
+@pytest.mark.parametrize('channel', ['form', 'xml', 'query'])
+def test_owner_in_another_representation_is_json_only(fleet, version, shape,
+                                                      channel):
+    app, store = fleet
+    before = store.list()
+    d = driver(version)
+    owner = {'object': ['owner.name=m', 'owner.domain=evil'],
+             'string': ['owner=m']}[shape]
+    fields = ['name=x', f'{d}=ipmi'] + owner
+    if channel == 'xml':
+        inner = ('<owner><name>m</name><domain>evil</domain></owner>'
+                 if shape == 'object' else '<owner>m</owner>')
+        response = send(app, 'POST', '/v1/nodes', version,
+                        f'<node><name>x</name><{d}>ipmi</{d}>{inner}</node>',
+                        XML)
+    elif channel == 'form':
+        response = send(app, 'POST', '/v1/nodes', version,
+                        '&'.join(f'node.{f}' for f in fields), FORM)
+    else:
+        response = send(app, 'POST', '/v1/nodes?' + '&'.join(
+            f'node.{f}' for f in fields), version, '{}', 'application/json')
+    assert code_of(response) == 'microversion.json_only'
+    assert 'owner' in response.json['errors'][0]['detail']
+    assert store.list() == before
+
+
+def test_owner_object_in_xml_at_its_version_is_stored(fleet):
+    app, store = fleet
+    response = send(app, 'POST', '/v1/nodes', '1.9',
+                    '<node><name>x</name><hardware_type>ipmi</hardware_type>'
+                    '<owner><name>m</name><domain>d</domain></owner></node>',
+                    XML)
+    assert response.status_int == 201
+    assert response.json['owner'] == {'name': 'm', 'domain': 'd'}
+
+
+@pytest.mark.parametrize('body,code', [
+    ('<node><name>x</name><driver>i</driver><bogus>1</bogus></node>',
+     'microversion.unknown_field'),
+    ('<node><name>x</name><driver>i</driver><Description>d</Description>'
+     '</node>', 'microversion.unknown_field'),
+    ('<node xmlns:u="urn:x"><name>x</name><driver>i</driver>'
+     '<u:description>d</u:description></node>', 'microversion.unknown_field'),
+    ('<node><name>x</name><driver>i</driver><description>a</description>'
+     '<description>b</description></node>', 'microversion.invalid_body'),
+    ('<node><name>x<b>y</b></name><driver>i</driver></node>',
+     'microversion.invalid_body'),
+    ('<node><name>x</name>junk<driver>i</driver></node>',
+     'microversion.invalid_body'),
+    ('<node a="1"><name>x</name><driver>i</driver></node>',
+     'microversion.invalid_body'),
+    ('<node><name>x</name><driver>i</driver>'
+     '<description nil="true">d</description></node>',
+     'microversion.invalid_body'),
+    ('<node><name>x</name><driver>i</driver><links><item><rel>a</rel>'
+     '</item></links></node>', 'microversion.read_only_field'),
+])
+def test_xml_that_wsme_would_read_in_part_is_refused(fleet, body, code):
+    app, store = fleet
+    before = store.list()
+    assert code_of(send(app, 'POST', '/v1/nodes', '1.1', body, XML)) == code
+    assert store.list() == before
+
+
+def test_xml_read_whole_is_accepted(fleet):
+    app, _ = fleet
+    response = send(app, 'POST', '/v1/nodes', '1.1',
+                    '<node>\n  <name>x</name>\n  <driver>i</driver>\n'
+                    '  <description nil="true"/>\n</node>', XML)
+    assert response.status_int == 200, response.body
+    assert response.json['description'] is None
+
+
+def test_repeated_xml_parameter_is_refused(fleet):
+    app, _ = fleet
+    body = '<p><sort_key>name</sort_key><sort_key>owner</sort_key></p>'
+    assert code_of(send(app, 'GET', '/v1/nodes', '1.4', body, XML)) == \
+        'microversion.invalid_body'
+
+
+def test_form_body_that_is_not_utf8_is_refused(fleet):
+    app, store = fleet
+    before = store.list()
+    response = send(app, 'POST', '/v1/nodes', '1.1',
+                    'node.name=caf%E9&node.driver=ipmi', FORM)
+    assert code_of(response) == 'microversion.invalid_body'
+    assert store.list() == before
+
+
+@pytest.mark.parametrize('body,content_type', [
+    ('{"sort_dir": "asc"}', 'application/json'),
+    ('<p><sort_key>created_at</sort_key></p>', XML),
+])
+def test_body_parameter_outside_its_version_is_refused_even_at_default(
+        fleet, body, content_type):
+    app, _ = fleet
+    response = send(app, 'GET', '/v1/nodes', '1.0', body, content_type)
+    assert code_of(response) == 'microversion.query_parameter_unavailable'
+    # Its default, not sent, is no error; at 1.2 it is a parameter.
+    assert send(app, 'GET', '/v1/nodes', '1.0').status_int == 200
+    assert send(app, 'GET', '/v1/nodes', '1.2', body,
+                content_type).status_int == 200
+
+
+@pytest.mark.parametrize('method,body', [
+    ('GET', None),
+    ('PATCH', '[{"op": "replace", "path": "/name", "value": "z"}]'),
+])
+def test_query_argument_the_path_gives_otherwise_is_refused(fleet, method,
+                                                            body):
+    app, store = fleet
+    before = store.list()
+    content_type = 'application/json' if body else None
+    response = send(app, method, f'/v1/nodes/{U1}?uuid={U2}', '1.3', body,
+                    content_type)
+    assert code_of(response) == 'microversion.invalid_arguments'
+    assert 'uuid' in response.json['errors'][0]['detail']
+    assert store.list() == before
+    same = send(app, method, f'/v1/nodes/{U1}?uuid={U1}', '1.3', body,
+                content_type)
+    assert same.status_int == 200 and same.json['uuid'] == U1
+
+
+def test_json_nested_to_every_depth_near_the_limit_is_a_4xx(fleet):
+    app, store = fleet
+    before = store.list()
+    for depth in range(900, 1000):
+        value = '[' * depth + ']' * depth
+        response = send(app, 'POST', '/v1/nodes', '1.9',
+                        '{"name": "x", "hardware_type": "i", '
+                        f'"description": {value}}}', 'application/json')
+        assert response.status_int < 500, (depth, response.body)
+    assert store.list() == before
+
+
+def _kwargs_app():
+    registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b')])
+
+    class Root:
+        @query_params(registry, 'POST /', colour=param('1.1'),
+                      sort=param(values={'name': None, 'colour': '1.1'}))
+        @pecan.expose('json')
+        def index(self, **kwargs):
+            return {'got': kwargs}
+
+    return webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)], debug=False))
+
+
+@pytest.mark.parametrize('body,content_type', [
+    ('colour=red', FORM),
+    ('{"colour": "red"}', 'application/json'),
+    ('sort=colour', FORM),
+])
+def test_kwargs_method_checks_body_parameters(body, content_type):
+    app = _kwargs_app()
+    old = app.post('/', body.encode(), expect_errors=True, headers={
+        'OpenStack-API-Version': 'shelf 1.0', 'Content-Type': content_type})
+    assert old.status_int == 400, old.body
+    assert old.json['errors'][0]['code'] in (
+        'microversion.query_parameter_unavailable',
+        'microversion.value_unavailable')
+    new = app.post('/', body.encode(), headers={
+        'OpenStack-API-Version': 'shelf 1.1', 'Content-Type': content_type})
+    assert json.loads(new.body)['got'] in ({'colour': 'red'},
+                                           {'sort': 'colour'})
