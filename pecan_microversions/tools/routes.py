@@ -7,15 +7,20 @@ given to ``pecan.make_app``) and follows what Pecan's own routing follows:
   (``custom_route`` names included) of plain object controllers;
 * ``RestController`` conventions: ``get_all``/``get`` and ``post`` on the
   collection; ``get_one``, ``put``, ``patch`` and ``delete`` on the item,
-  whose first argument names the path parameter; sub-controllers under the
-  item (``/nodes/{uuid}/states``), their parents' ids filling their first
-  arguments; ``_custom_actions``;
+  whose first argument names the path parameter; sub-controllers after the
+  ids the controller's ``get_one`` (or ``get``) takes
+  (``/nodes/{uuid}/states``, their parents' ids filling their first
+  arguments), or right below it by name when that method takes none or
+  there is none (``/v1`` under a root with ``get(self)``), as Pecan's
+  ``_find_sub_controllers`` routes them; ``_custom_actions``;
 * :class:`~pecan_microversions.pecan.subresources.ResourceGate` sub-resources, which
   bound every operation below them to their range.
 
 Routing written as code (``_lookup``, ``_default``, ``_route``) cannot be
 walked; declare those operations' controllers as attributes to have them
-described.  Each operation carries its implementations, each with its version
+described.  A path parameter named like one before it in the path gets a
+suffix (``{id}``, ``{id_2}``).  Each operation carries its implementations,
+each with its version
 range and the function Pecan calls (with WSME's definition when it has one).
 """
 
@@ -117,6 +122,8 @@ def api_operations(root: Any, prefix: str = '') -> list[Operation]:
     """
     found: dict[tuple[str, str], Operation] = {}
     for operation in _walk(find_root(root), prefix, (), (None, None), set()):
+        if not operation.path:  # a RestController root's collection
+            operation = operation._replace(path='/')
         found.setdefault((operation.path, operation.method), operation)
     return sorted(found.values(), key=lambda o: (o.path, o.method))
 
@@ -146,7 +153,7 @@ def _walk(controller: Any, path: str, params: tuple[str, ...],
 
 def _rest(controller: Any, path: str, params: tuple[str, ...],
           bounds: _Range, seen: set[int]) -> Iterator[Operation]:
-    item_name = _item_param(controller, params)
+    item_name = _unique(_item_param(controller, params), params)
     item = f'{path}/{{{item_name}}}'
     item_params = params + (item_name,)
     for method, names in _COLLECTION:
@@ -165,11 +172,39 @@ def _rest(controller: Any, path: str, params: tuple[str, ...],
                 yield from _operations(handler, f'{path}/{action}', params,
                                        bounds, method.upper())
     actions = set(custom_actions(controller))
+    # Pecan reaches a sub-controller after the ids its get_one (or get)
+    # takes beyond those already routed (/nodes/{uuid}/states), or by its
+    # name right below the controller when that method takes none (/v1).
+    ids = _sub_resource_params(controller, params)
+    below = ''.join(f'/{{{name}}}' for name in ids)
     for name, member in _members(controller):
         if (name not in _REST_NAMES and name not in actions
                 and not _is_exposed(member) and _is_controller(member)):
-            yield from _walk(member, f'{item}/{name}', item_params, bounds,
-                             seen)
+            yield from _walk(member, f'{path}{below}/{name}', params + ids,
+                             bounds, seen)
+
+
+def _sub_resource_params(controller: Any, params: tuple[str, ...]
+                         ) -> tuple[str, ...]:
+    """The path parameters Pecan's ``_find_sub_controllers`` consumes
+    before a sub-controller's name: the arguments of ``get_one`` (or
+    ``get``) after the ``params`` already routed."""
+    for name in ('get_one', 'get'):
+        handler = getattr(controller, name, None)
+        if callable(handler):
+            ids: tuple[str, ...] = ()
+            for argument in _arguments(handler)[len(params):]:
+                ids += (_unique(argument, params + ids),)
+            return ids
+    return ()
+
+
+def _unique(name: str, taken: tuple[str, ...]) -> str:
+    """``name``, or ``name_2``, ``name_3``... when a path already has it."""
+    found, number = name, 2
+    while found in taken:
+        found, number = f'{name}_{number}', number + 1
+    return found
 
 
 def _operations(handler: Any, path: str, params: tuple[str, ...],
