@@ -20,8 +20,8 @@ Routing written as code (``_lookup``, ``_default``, ``_route``) cannot be
 walked; declare those operations' controllers as attributes to have them
 described.  A path parameter named like one before it in the path gets a
 suffix (``{id}``, ``{id_2}``).  Each operation carries its implementations,
-each with its version
-range and the function Pecan calls (with WSME's definition when it has one).
+each with its version range and the function Pecan calls (with WSME's
+definition when it has one).
 """
 
 from __future__ import annotations
