@@ -162,19 +162,22 @@ class SchemaSet:
                 continue
             mandatory = attr.mandatory or (
                 ranges is not None and attr.name in ranges.mandatory)
-            binding = binding_of(cls)
-            schema = self.schema(  # the older type where a Retype applies
-                attr.datatype if binding is None or self.version is None
-                else binding.datatype_at(attr.name, self.version))
             values = None if ranges is None else ranges.values.get(attr.name)
-            if values is not None:
-                schema = self.values_schema(schema, values)
-            if attr.readonly:
-                schema['readOnly'] = True
-            if not mandatory:  # a response shows null for no value
-                schema = _nullable(schema)
-            elif not attr.readonly and (self.version is not None
-                                        or (low is None and high is None)):
+            variants = [
+                (self._field(datatype, values, attr.readonly, mandatory),
+                 bounds)
+                for datatype, bounds in _datatypes(cls, attr, self.version,
+                                                   (low, high))]
+            if len(variants) == 1:
+                schema = variants[0][0]
+            else:  # combined, retyped: each type with its range
+                schema = {'anyOf': [{**v, **extension(*b)}
+                                    for v, b in variants]}
+                if attr.readonly:
+                    schema['readOnly'] = True
+            if mandatory and not attr.readonly and (
+                    self.version is not None or (low is None
+                                                 and high is None)):
                 required.append(attr.name)  # (combined: if always there)
             if self.version is None:
                 schema.update(extension(low, high))
@@ -186,6 +189,17 @@ class SchemaSet:
         if cls.__doc__:
             result['description'] = cls.__doc__.strip().splitlines()[0]
         return result
+
+    def _field(self, datatype: Any, values: Optional[Mapping[Any, _Range]],
+               readonly: bool, mandatory: bool) -> dict[str, Any]:
+        schema = self.schema(datatype)
+        if values is not None:
+            schema = self.values_schema(schema, values)
+        if readonly:
+            schema['readOnly'] = True
+        if not mandatory:  # a response shows null for no value
+            schema = _nullable(schema)
+        return schema
 
     def values_schema(self, schema: dict[str, Any],
                 values: Mapping[Any, _Range]) -> dict[str, Any]:
@@ -201,6 +215,27 @@ class SchemaSet:
                 (value for value, bounds in values.items()
                  if self.version.matches(*bounds)), key=str)
         return schema
+
+
+def _datatypes(cls: type, attr: Any, version: Optional[Version],
+               bounds: _Range) -> list[tuple[Any, _Range]]:
+    """The datatypes of a field and the range of each: the one at
+    ``version``, or (``None``) each ``Retype``'s and the newest."""
+    binding = binding_of(cls)
+    if binding is None:
+        return [(attr.datatype, bounds)]
+    if version is not None:
+        return [(binding.datatype_at(attr.name, version), bounds)]
+    low, high = bounds
+    found = []
+    for last, datatype in binding.retyped.get(attr.name, ()):
+        end = last if high is None else min(last, high)
+        if low is None or low <= end:
+            found.append((datatype, (low, end)))
+        low = next((v for v in binding.registry.versions if v > last), None)
+        if low is None or (high is not None and low > high):
+            return found
+    return [*found, (attr.datatype, (low, high))]
 
 
 def _user_type(datatype: Any) -> dict[str, Any]:

@@ -90,3 +90,29 @@ def test_unknown_version_is_refused():
     from pecan_microversions.core.errors import UnknownVersionError
     with pytest.raises(UnknownVersionError):
         body_schema(Node, '9.9')
+
+
+def test_combined_schema_gives_each_retyped_range_its_type(api):
+    from openapi_spec_validator import validate
+
+    from pecan_microversions.demo.app import make_app
+    from pecan_microversions.tools.openapi import openapi_document
+    document = openapi_document(REGISTRY, make_app())
+    validate(document)
+    combined = jsonschema.Draft202012Validator(
+        {'$ref': '#/components/schemas/Node',
+         'components': document['components']})
+    request = jsonschema.Draft202012Validator(body_schema(Node, None))
+    owner = document['components']['schemas']['Node']['properties']['owner']
+    assert [v['x-openstack'] for v in owner['anyOf']] == [
+        {'min-ver': '1.4', 'max-ver': '1.8'}, {'min-ver': '1.9'}]
+    for version in ('1.4', '1.6', '1.8', '1.9'):
+        headers = {'OpenStack-API-Version': f'fleet {version}'}
+        node = api.get('/v1/nodes/00000000-0000-0000-0000-000000000002',
+                       headers=headers).json
+        assert node['owner'] is not None
+        assert combined.is_valid(node), version
+        sent = {'name': 'n', 'owner': node['owner'],
+                'driver' if version < '1.6' else 'hardware_type': 'ipmi'}
+        assert request.is_valid(sent), version
+        api.post_json('/v1/nodes', sent, headers=headers)
