@@ -167,13 +167,12 @@ def pair_changes(added: list[_Key], removed: list[_Key],
     removed for the same field become one change ``field: old->new``.
     """
     added, removed, changed = list(added), list(removed), list(changed)
-    for source, gone, came in ((added, removed, added),
-                               (removed, added, removed)):
+    for source in (added, removed):
         for kind, owner, name in [k for k in source if k[0] == RENAME]:
             old, _, new = name.partition('->')
             if source is removed:  # going back in time
                 old, new = new, old
-            for group, field in ((gone, old), (came, new)):
+            for group, field in ((removed, old), (added, new)):
                 if (FIELD, owner, field) in group:
                     group.remove((FIELD, owner, field))
             source.remove((kind, owner, name))

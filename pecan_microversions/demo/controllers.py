@@ -51,6 +51,7 @@ from pecan_microversions.demo.types import (
 )
 from pecan_microversions.demo.versions import REGISTRY
 from pecan_microversions.tools.openapi import OpenAPIEndpoint
+from pecan_microversions.tools.responses import describe
 
 _MAX_LIMIT = 1000
 #: ``/v1/nodes/<uuid>/states`` exists up to 1.6 (declared once, at import).
@@ -167,6 +168,7 @@ class NodesController(VersionedRestController):
         return node_data(self._create(node), _base_url())
 
     @post.version('1.5')  # type: ignore[no-redef]
+    @describe(headers={'Location': 'The URL of the new node.'})
     @versioned_wsexpose(Node, body=Node, status_code=201)
     def post(self, node: Node) -> dict[str, Any]:  # noqa: F811
         created = node_data(self._create(node), _base_url())
@@ -176,6 +178,7 @@ class NodesController(VersionedRestController):
     @api_version(REGISTRY, '1.3', missing_status=405,
                  endpoint='PATCH /v1/nodes/{uuid}')
     @query_params(REGISTRY, 'PATCH /v1/nodes/{uuid}')  # none: refuse any
+    @describe(status=200, patch_of=Node, media_types=sorted(_PATCH_TYPES))
     @pecan.expose('json')
     def patch(self, uuid: str) -> Any:
         request = pecan.request
@@ -257,6 +260,7 @@ class V1Controller:
         self.nodes = NodesController(store)
         self._openapi = OpenAPIEndpoint(REGISTRY, root, title='Fleet API')
 
+    @describe(status=200)
     @pecan.expose('json')
     def index(self) -> dict:
         _get_only()
@@ -265,6 +269,7 @@ class V1Controller:
             {'rel': 'describedby', 'type': 'application/openapi+json',
              'href': f'{_base_url()}/v1/openapi.json'}])
 
+    @describe(status=200)
     @pecan.expose('json', route='openapi.json')
     def openapi(self) -> dict:
         """The OpenAPI 3.1 document of the request's version."""
@@ -277,6 +282,7 @@ class RootController:
     def __init__(self, store: NodeStore) -> None:
         self.v1 = V1Controller(store, self)
 
+    @describe(status=200)
     @pecan.expose('json')
     def index(self) -> dict:
         _get_only()

@@ -29,6 +29,18 @@ class ErrorMessageEnvelope:
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self.app = app
 
+    def describe_error(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """The JSON Schema of the error bodies sent, from that of the
+        bodies wrapped (read by the OpenAPI documents)."""
+        return {'type': 'object', 'required': ['error_message'],
+                'additionalProperties': False,
+                'description': 'An error; error_message holds the JSON text '
+                               'of the error body described by its '
+                               'contentSchema.',
+                'properties': {'error_message': {
+                    'type': 'string', 'contentMediaType': _JSON,
+                    'contentSchema': schema}}}
+
     def __call__(self, environ: dict[str, Any],
                  start_response: Callable[..., Any]) -> Iterable[bytes]:
         seen: dict[str, Any] = {}

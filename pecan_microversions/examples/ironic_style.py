@@ -54,6 +54,7 @@ from pecan_microversions.core.rendering import wsme_fault
 from pecan_microversions.core.schema import Schema, field
 from pecan_microversions.demo.server import run_command
 from pecan_microversions.examples.envelope import ErrorMessageEnvelope
+from pecan_microversions.tools.responses import describe
 
 __all__ = ['NODE', 'REGISTRY', 'main', 'make_app']
 
@@ -115,7 +116,9 @@ def expose(status_code: Optional[int] = None
                 return ''
             return json.dumps(result)
 
-        return pecan.expose(content_type='application/json')(exposed)
+        # The status it sets, for the OpenAPI documents.
+        described = describe(status=status_code or 200)(exposed)
+        return pecan.expose(content_type='application/json')(described)
 
     return decorate
 
@@ -191,6 +194,7 @@ class V1Controller(rest.RestController):
     def __init__(self) -> None:
         self.nodes = NodesController()
 
+    @describe(status=200)
     @pecan.expose('json')
     def get(self) -> dict[str, Any]:
         return version_document()
@@ -202,6 +206,7 @@ class RootController(rest.RestController):
     def __init__(self) -> None:
         self.v1 = V1Controller()
 
+    @describe(status=200)
     @pecan.expose('json')
     def get(self) -> dict[str, Any]:
         return root_document(name='ironic-style example')

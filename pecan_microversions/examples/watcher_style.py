@@ -57,6 +57,7 @@ from pecan_microversions import (
 from pecan_microversions.core.rendering import wsme_fault
 from pecan_microversions.demo.server import run_command
 from pecan_microversions.examples.envelope import ErrorMessageEnvelope
+from pecan_microversions.tools.responses import describe
 
 __all__ = ['REGISTRY', 'Audit', 'AuditCollection', 'main', 'make_app']
 
@@ -187,6 +188,7 @@ class V1Controller(rest.RestController):
     def __init__(self, store: _Store) -> None:
         self.audits = AuditsController(store)
 
+    @describe(status=200)
     @pecan.expose('json')
     def get(self) -> dict[str, Any]:
         return version_document()
@@ -198,6 +200,7 @@ class RootController(rest.RestController):
     def __init__(self, store: _Store) -> None:
         self.v1 = V1Controller(store)
 
+    @describe(status=200)
     @pecan.expose('json')
     def get(self) -> dict[str, Any]:
         return root_document(name='watcher-style example')

@@ -160,6 +160,12 @@ class MicroversionHook(PecanHook):
             conf.register_mutate_hook(self._reload)
 
     @property
+    def error_renderer(self) -> ErrorRenderer:
+        """The callable writing error bodies (the OpenAPI documents read
+        it)."""
+        return self._render
+
+    @property
     def limits(self) -> VersionLimits:
         """The range accepted now, after the operator's floor and cap."""
         return self._fast.limits

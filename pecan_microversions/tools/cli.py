@@ -211,7 +211,8 @@ def main(argv: Optional[Sequence[str]] = None, *,
             app = load_app(args.app)
             _json(openapi.openapi_document(
                 registry, app, _version_arg(registry, args.version),
-                title=args.title), out)
+                title=args.title, operations=_operations(app, args.app)),
+                out)
         elif args.command == 'matrix':
             out.write(matrix.field_matrix_svg(registry, args.resource))
         else:
@@ -238,12 +239,21 @@ def _openapi_diff(registry: VersionRegistry, args: argparse.Namespace,
                   'MODULE:APP.\n')
         return 2
     app = load_app(args.app)
-    operations = routes.api_operations(app)
+    operations = _operations(app, args.app)
     first, second = (openapi.openapi_document(
         registry, app, _version_arg(registry, v), operations=operations)
         for v in (args.first, args.second))
     _json(openapi.openapi_diff(first, second), out)
     return 0
+
+
+def _operations(app: Any, spec: str) -> list[routes.Operation]:
+    found = routes.api_operations(app)
+    if not found:
+        raise LoadError(f'{spec} is a {type(app).__name__} with no exposed '
+                        'operations: name a Pecan app, its root controller, '
+                        'or a function returning either.')
+    return found
 
 
 def _check(registry: VersionRegistry, args: argparse.Namespace,

@@ -39,6 +39,12 @@ from pecan_microversions.core.registry import STANDARD_HEADER, VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike
 from pecan_microversions.pecan.params import declared_query_params
 from pecan_microversions.pecan.request import get_version
+from pecan_microversions.tools.jsondiff import openapi_diff
+from pecan_microversions.tools.responses import (
+    Description,
+    description_of,
+    error_schema,
+)
 from pecan_microversions.tools.routes import (
     Implementation,
     Operation,
@@ -55,21 +61,13 @@ __all__ = ['OPENAPI_VERSION', 'OpenAPIEndpoint', 'openapi_diff',
 OPENAPI_VERSION = '3.1.0'
 
 _Range = tuple[Optional[Version], Optional[Version]]
-_ERRORS = {
-    'type': 'object', 'required': ['errors'],
-    'description': 'API Working Group errors format.',
-    'properties': {'errors': {'type': 'array', 'items': {
-        'type': 'object', 'required': ['status', 'code', 'title', 'detail'],
-        'properties': {
-            'status': {'type': 'integer'}, 'code': {'type': 'string'},
-            'title': {'type': 'string'}, 'detail': {'type': 'string'},
-            'request_id': {'type': 'string'},
-            'min_version': {'type': 'string'},
-            'max_version': {'type': 'string'}}}}}}
 _ERROR_STATUSES = {'400': 'The request is malformed or names a field, query '
                           'parameter or value the version does not have.',
                    '404': 'Not found, or not available at this version.',
-                   '406': 'The requested version is not supported.'}
+                   '406': 'The requested version is not supported.',
+                   '415': 'The body\'s media type or charset is not '
+                          'accepted.'}
+_JSON = ('application/json',)
 _RESPONSE_HEADERS = {
     STANDARD_HEADER: 'The version that served the request: '
                      '"<service type> X.Y".',
@@ -82,7 +80,8 @@ def openapi_document(registry: VersionRegistry, app: Any,
                      version: Optional[VersionLike] = None, *,
                      title: Optional[str] = None,
                      server_url: Optional[str] = None,
-                     operations: Optional[Iterable[Operation]] = None
+                     operations: Optional[Iterable[Operation]] = None,
+                     error_body: Optional[dict[str, Any]] = None
                      ) -> dict[str, Any]:
     """The OpenAPI 3.1 document of ``app`` at ``version``.
 
@@ -91,6 +90,8 @@ def openapi_document(registry: VersionRegistry, app: Any,
     :param title: ``info.title`` (default: ``'<service type> API'``).
     :param server_url: the ``servers`` entry, if any.
     :param operations: the walked operations, to reuse a previous walk.
+    :param error_body: the JSON Schema of error bodies (default: read from
+        the app, see :func:`~pecan_microversions.tools.responses.error_schema`).
     :raises ~pecan_microversions.core.errors.UnknownVersionError: ``version``
         is not in the history.
     """
@@ -124,13 +125,14 @@ def openapi_document(registry: VersionRegistry, app: Any,
         document['servers'] = [{'url': server_url}]
     document['paths'] = paths
     document['components'] = {
-        'schemas': {**schemas.definitions, 'Errors': _ERRORS},
+        'schemas': {**schemas.definitions, 'Errors': (
+            error_schema(app) if error_body is None else error_body)},
         'parameters': {'OpenStackAPIVersion': _version_parameter(registry)},
         'headers': {_header_key(n): {'description': d,
                                      'schema': {'type': 'string'}}
                     for n, d in _RESPONSE_HEADERS.items()},
         'responses': {'Error': {
-            'description': 'An error in the API-WG errors format.',
+            'description': 'An error.',
             'content': {'application/json': {
                 'schema': {'$ref': '#/components/schemas/Errors'}}}}},
     }
@@ -149,18 +151,23 @@ def _operation(operation: Operation, implementation: Implementation,
         *({'name': name, 'in': 'path', 'required': True,
            'schema': {'type': 'string'}} for name in operation.path_params),
         *_query(operation, implementation, at, schemas)]
-    body = _body(implementation, definition, schemas)
+    declared = description_of(implementation)
+    body = _body(operation.method, implementation, declared, schemas)
     if body is not None:
         described['requestBody'] = body
-    status, content = _answer(definition, schemas)
+    status, content = _answer(definition, declared, schemas)
+    headers: dict[str, Any] = {
+        n: {'$ref': f'#/components/headers/{_header_key(n)}'}
+        for n in _RESPONSE_HEADERS}
+    headers.update({n: {'description': d, 'schema': {'type': 'string'}}
+                    for n, d in declared.headers.items()})
+    errors = sorted({*_ERROR_STATUSES, *map(str, declared.errors)})
     described['responses'] = {
-        status: {'description': 'Success.',
-                 'headers': {n: {'$ref': f'#/components/headers/'
-                                         f'{_header_key(n)}'}
-                             for n in _RESPONSE_HEADERS},
-                 **content},
+        status: {'description': 'Success.' if status != '2XX' else
+                 'Success; the method declares no status code.',
+                 'headers': headers, **content},
         **{code: {'$ref': '#/components/responses/Error'}
-           for code in _ERROR_STATUSES}}
+           for code in errors}}
     return described
 
 
@@ -198,28 +205,38 @@ def _query(operation: Operation, implementation: Implementation,
     return result
 
 
-def _body(implementation: Implementation, definition: Any,
-          schemas: SchemaSet) -> Optional[dict[str, Any]]:
-    patch_of = getattr(implementation.function, 'patch_of', None)
+def _body(method: str, implementation: Implementation,
+          declared: Description, schemas: SchemaSet
+          ) -> Optional[dict[str, Any]]:
+    definition = implementation.definition
+    patch_of = declared.patch_of or getattr(implementation.function,
+                                            'patch_of', None)
     if patch_of is not None:
         schema = schemas.schema([JsonPatchOperation])
+    elif declared.body is not None:
+        schema = schemas.schema(declared.body)
     elif definition is not None and definition.body_type is not None:
         schema = schemas.schema(definition.body_type)
+    elif definition is None and method in ('POST', 'PUT', 'PATCH'):
+        return {'required': False, 'content': {  # plain: any JSON body
+            t: {'schema': {}} for t in declared.media_types or _JSON}}
     else:
         return None
-    return {'required': True,
-            'content': {'application/json': {'schema': schema}}}
+    return {'required': True, 'content': {
+        t: {'schema': schema} for t in declared.media_types or _JSON}}
 
 
-def _answer(definition: Any, schemas: SchemaSet
+def _answer(definition: Any, declared: Description, schemas: SchemaSet
             ) -> tuple[str, dict[str, Any]]:
-    if definition is None:  # a plain pecan.expose('json') method
-        return '200', {'content': {'application/json': {'schema': {}}}}
-    status = str(definition.status_code or 200)
-    if definition.return_type is None or status == '204':
+    code = declared.status or (None if definition is None
+                               else definition.status_code or 200)
+    status = '2XX' if code is None else str(code)
+    if status == '204' or (definition is not None
+                           and definition.return_type is None):
         return status, {}
-    return status, {'content': {'application/json': {
-        'schema': schemas.schema(definition.return_type)}}}
+    schema = {} if definition is None else schemas.schema(
+        definition.return_type)
+    return status, {'content': {'application/json': {'schema': schema}}}
 
 
 def _combined(operation: Operation, registry: VersionRegistry,
@@ -232,10 +249,10 @@ def _combined(operation: Operation, registry: VersionRegistry,
                  if k not in ('requestBody', 'responses', 'parameters')}
     lows = [i.min_version for i in operation.implementations]
     highs = [i.max_version for i in operation.implementations]
-    whole = (None if None in lows else min(v for v in lows if v is not None),
-             None if None in highs else max(v for v in highs
-                                            if v is not None))
-    described.update(extension(*whole))
+    described.update(_range(
+        registry,
+        None if None in lows else min(v for v in lows if v is not None),
+        None if None in highs else max(v for v in highs if v is not None)))
     parameters: dict[tuple[str, str], dict[str, Any]] = {}
     for _, part in parts:
         for parameter in part['parameters']:
@@ -249,22 +266,33 @@ def _combined(operation: Operation, registry: VersionRegistry,
             described['requestBody'] = bodies[0][1]
         else:
             described['requestBody'] = {
-                'required': True, 'content': {'application/json': {
-                    'schema': {'oneOf': [
-                        {**b['content']['application/json']['schema'],
-                         **extension(i.min_version, i.max_version)}
-                        for i, b in bodies]}}}}
+                'required': all(b['required'] for _, b in bodies),
+                'content': {t: {'schema': {'oneOf': [
+                    {**b['content'][t]['schema'],
+                     **_range(registry, i.min_version, i.max_version)}
+                    for i, b in bodies if t in b['content']]}}
+                    for t in sorted({t for _, b in bodies
+                                     for t in b['content']})}}
     responses: dict[str, Any] = {}
     for implementation, part in parts:
         for status, response in part['responses'].items():
             if status not in responses:
                 responses[status] = dict(response)
                 if '$ref' not in response and len(parts) > 1:
-                    responses[status].update(extension(
-                        implementation.min_version,
+                    responses[status].update(_range(
+                        registry, implementation.min_version,
                         implementation.max_version))
     described['responses'] = dict(sorted(responses.items()))
     return described
+
+
+def _range(registry: VersionRegistry, low: Optional[Version],
+           high: Optional[Version]) -> dict[str, Any]:
+    """The ``x-openstack`` extension of a range, without the bounds of
+    the whole history (what exists at every version carries none)."""
+    return extension(
+        None if low is None or low <= registry.min_version else low,
+        None if high is None or high >= registry.max_version else high)
 
 
 def _version_parameter(registry: VersionRegistry) -> dict[str, Any]:
@@ -287,66 +315,6 @@ def _operation_id(operation: Operation, taken: set[str]) -> str:
         name, number = f'{base}_{number}', number + 1
     taken.add(name)
     return name
-
-
-def openapi_diff(before: Any, after: Any, pointer: str = ''
-                 ) -> list[dict[str, Any]]:
-    """What differs between two JSON documents, one entry per JSON pointer.
-
-    Each entry is ``{'pointer': ..., 'change': 'added'|'removed'|'changed',
-    'before': ..., 'after': ...}`` (only the relevant side for additions and
-    removals); a subtree that is on one side only is one entry.  Lists of
-    named objects (OpenAPI parameters) are matched by ``name`` and ``in``;
-    the pointer holds the index on the side that has the item.
-    """
-    if isinstance(before, dict) and isinstance(after, dict):
-        return _diff_pairs(
-            [(f'{pointer}/{_escape(str(k))}', k in before, before.get(k),
-              k in after, after.get(k))
-             for k in sorted(set(before) | set(after), key=str)])
-    if _named(before) and _named(after):
-        old = {_name(item): (i, item) for i, item in enumerate(before)}
-        new = {_name(item): (i, item) for i, item in enumerate(after)}
-        pairs = []
-        for key in [*old, *(k for k in new if k not in old)]:
-            index = new[key][0] if key in new else old[key][0]
-            pairs.append((f'{pointer}/{index}', key in old,
-                          old.get(key, (0, None))[1], key in new,
-                          new.get(key, (0, None))[1]))
-        return _diff_pairs(pairs)
-    if before == after:
-        return []
-    return [{'pointer': pointer or '/', 'change': 'changed',
-             'before': before, 'after': after}]
-
-
-def _diff_pairs(pairs: list[tuple[str, bool, Any, bool, Any]]
-                ) -> list[dict[str, Any]]:
-    changes: list[dict[str, Any]] = []
-    for where, had, old, has, new in pairs:
-        if not has:
-            changes.append({'pointer': where, 'change': 'removed',
-                            'before': old})
-        elif not had:
-            changes.append({'pointer': where, 'change': 'added',
-                            'after': new})
-        else:
-            changes += openapi_diff(old, new, where)
-    return changes
-
-
-def _named(value: Any) -> bool:
-    return isinstance(value, list) and all(
-        isinstance(item, dict) and ('name' in item or '$ref' in item)
-        for item in value)
-
-
-def _name(item: dict[str, Any]) -> str:
-    return item.get('$ref') or f'{item.get("in")}:{item.get("name")}'
-
-
-def _escape(key: str) -> str:
-    return key.replace('~', '~0').replace('/', '~1')
 
 
 class OpenAPIEndpoint:

@@ -46,7 +46,7 @@ from pecan_microversions.pecan.methods import VersionedMethod
 from pecan_microversions.pecan.subresources import ResourceGate
 
 __all__ = ['Implementation', 'Operation', 'api_operations', 'arguments',
-           'find_root']
+           'find_root', 'wsgi_chain']
 
 _Range = tuple[Optional[Version], Optional[Version]]
 _MAX_DEPTH = 32  # controllers nested deeper than this are not walked
@@ -63,6 +63,8 @@ class Implementation(NamedTuple):
     function: Any
     min_version: Optional[Version]
     max_version: Optional[Version]
+    #: What Pecan routes to (around ``function`` when it is versioned).
+    handler: Any = None
 
     @property
     def definition(self) -> Any:
@@ -100,18 +102,23 @@ def find_root(app: Any) -> Any:
     """The root controller of a Pecan app, also through WSGI wrappers
     (``app``, ``application`` attributes), or ``app`` itself when it is not
     an app."""
-    seen = set()
-    current = app
-    while id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, pecan.core.Pecan):
-            return current.root
-        inner = getattr(current, 'application', None) or getattr(
-            current, 'app', None)
-        if inner is None:
-            break
-        current = inner
+    chain = wsgi_chain(app)
+    if isinstance(chain[-1], pecan.core.Pecan):
+        return chain[-1].root
     return app
+
+
+def wsgi_chain(app: Any) -> list[Any]:
+    """``app`` and the applications it wraps (``app``, ``application``
+    attributes), outermost first, down to the Pecan app if there is one."""
+    chain = [app]
+    while not isinstance(chain[-1], pecan.core.Pecan):
+        inner = getattr(chain[-1], 'application', None) or getattr(
+            chain[-1], 'app', None)
+        if inner is None or any(inner is seen for seen in chain):
+            break
+        chain.append(inner)
+    return chain
 
 
 def api_operations(root: Any, prefix: str = '') -> list[Operation]:
@@ -230,7 +237,8 @@ def _operations(handler: Any, path: str, params: tuple[str, ...],
     for function, bounded in ranges:
         low, high = _intersect(bounds, bounded)
         if low is None or high is None or low <= high:
-            implementations.append(Implementation(function, low, high))
+            implementations.append(Implementation(function, low, high,
+                                                  handler))
     if implementations:
         yield Operation(method or 'GET', path, params,
                         tuple(implementations))

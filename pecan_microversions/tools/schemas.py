@@ -227,7 +227,7 @@ def _datatypes(cls: type, attr: Any, version: Optional[Version],
     if version is not None:
         return [(binding.datatype_at(attr.name, version), bounds)]
     low, high = bounds
-    found = []
+    found: list[tuple[Any, _Range]] = []
     for last, datatype in binding.retyped.get(attr.name, ()):
         end = last if high is None else min(last, high)
         if low is None or low <= end:

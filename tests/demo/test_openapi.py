@@ -149,7 +149,8 @@ def test_combined_document_carries_the_ranges():
     assert paths['/v1/nodes/{uuid}']['patch']['x-openstack'] == {
         'min-ver': '1.3'}
     assert paths['/v1/nodes/{uuid}/states']['get']['x-openstack'] == {
-        'min-ver': '1.0', 'max-ver': '1.6'}
+        'max-ver': '1.6'}  # from the first version: no min-ver
+    assert 'x-openstack' not in paths['/v1/nodes']['post']  # 1.0 to 1.9
     assert 'x-openstack' not in paths['/v1/nodes']['get']
     query = {p['name']: p for p in paths['/v1/nodes']['get']['parameters']
              if p.get('in') == 'query'}
@@ -158,8 +159,7 @@ def test_combined_document_carries_the_ranges():
     assert query['sort_key']['schema']['x-openstack'] == {
         'values': {'owner': {'min-ver': '1.4'}}}
     responses = paths['/v1/nodes']['post']['responses']
-    assert responses['200']['x-openstack'] == {'min-ver': '1.0',
-                                               'max-ver': '1.4'}
+    assert responses['200']['x-openstack'] == {'max-ver': '1.4'}
     assert responses['201']['x-openstack'] == {'min-ver': '1.5'}
     node = document['components']['schemas']['Node']
     assert node['properties']['description']['x-openstack'] == {
@@ -169,3 +169,33 @@ def test_combined_document_carries_the_ranges():
     # a field that exists only at some versions is not required in the
     # combined document
     assert node['required'] == ['name']
+
+
+def test_patch_and_post_are_described_as_served(api):
+    document = openapi_document(REGISTRY, make_app(), '1.5')
+    validate(document)
+    patch = document['paths']['/v1/nodes/{uuid}']['patch']
+    content = patch['requestBody']['content']
+    assert sorted(content) == ['application/json',
+                               'application/json-patch+json']
+    operations = jsonschema.Draft202012Validator(
+        {**content['application/json-patch+json']['schema'],
+         'components': document['components']})
+    headers = {'OpenStack-API-Version': 'fleet 1.5'}
+    body = [{'op': 'replace', 'path': '/name', 'value': 'renamed'}]
+    assert operations.is_valid(body)
+    for media_type in content:
+        answer = api.patch(NODE, json.dumps(body), headers={
+            **headers, 'Content-Type': media_type})
+        assert str(answer.status_int) in patch['responses']
+    refused = api.patch(NODE, json.dumps(body), headers={
+        **headers, 'Content-Type': 'text/plain'}, expect_errors=True)
+    assert refused.status_int == 415
+    assert '415' in patch['responses']
+    jsonschema.validate(refused.json, schema_of(document, 'Errors'))
+    post = document['paths']['/v1/nodes']['post']['responses']['201']
+    assert 'Location' in post['headers']
+    created = api.post_json('/v1/nodes', {'name': 'n', 'driver': 'ipmi'},
+                            headers=headers)
+    assert created.status_int == 201
+    assert created.headers['Location'] == created.json['links'][0]['href']

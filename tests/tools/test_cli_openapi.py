@@ -41,7 +41,7 @@ def test_openapi_without_version_prints_the_combined_document():
     assert document['info']['x-openstack'] == {'min-ver': '1.0',
                                                'max-ver': '1.9'}
     assert document['paths']['/v1/nodes/{uuid}/states']['get'][
-        'x-openstack'] == {'min-ver': '1.0', 'max-ver': '1.6'}
+        'x-openstack'] == {'max-ver': '1.6'}  # from the first version
 
 
 def test_openapi_latest_is_the_newest_version():
@@ -96,3 +96,14 @@ def test_matrix_prints_the_svg_of_a_resource():
                      'pecan_microversions.demo.app')
     assert result.returncode == 2
     assert "declares no fields of 'rack'; resources: node" in result.stderr
+
+
+def test_openapi_of_something_that_is_not_an_app_is_a_usage_error():
+    for argv in (('openapi', DEMO, '1.0', '--app', 'os:path'),
+                 ('diff', DEMO, '1.0', '1.1', '--openapi', '--app',
+                  'os:path')):
+        result = command(*argv)
+        assert result.returncode == 2
+        assert result.stdout == ''
+        assert 'os:path is a module with no exposed operations' in (
+            result.stderr)

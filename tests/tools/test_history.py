@@ -297,3 +297,14 @@ def test_values_exist_only_with_their_parameter():
     assert history.describe(registry, '1.2')['declarations'][
         'query_parameter_value']['/v1/widgets'][:2] == ['sort_dir=asc',
                                                         'sort_dir=desc']
+
+
+def test_diff_is_symmetric_across_a_rename():
+    forward = history.diff(DEMO, '1.2', '1.6')
+    backward = history.diff(DEMO, '1.6', '1.2')
+    assert forward['changed']['rename'] == {'node': ['driver->hardware_type']}
+    assert backward['changed']['rename'] == {
+        'node': ['hardware_type->driver']}
+    assert 'field' not in forward['removed']
+    assert backward['added'] == forward['removed']
+    assert backward['removed'] == forward['added']
