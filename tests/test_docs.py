@@ -1,4 +1,5 @@
-"""The documentation builds warning-free, and its history page is the CLI's.
+"""The documentation builds warning-free, its history page is the CLI's,
+and every import of the library that its code shows works.
 
 Sphinx builds doc/source (the text builder, into tmp_path) in-process; the
 demo history page must read exactly as the ``history`` command's output
@@ -6,6 +7,7 @@ built by the same builder.
 """
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,11 @@ from pecan_microversions.tools.sphinxext import history_rst
 SOURCE = Path(__file__).resolve().parent.parent / 'doc' / 'source'
 DEMO = 'pecan_microversions.demo.versions:REGISTRY'
 DEMO_IMPORT = 'pecan_microversions.demo.app'
+#: ``from pecan_microversions... import ...`` (parenthesised lists too) and
+#: ``import pecan_microversions...``, wherever a page shows code.
+_LIBRARY_IMPORT = re.compile(
+    r'^[ \t]*(from[ \t]+pecan_microversions[\w.]*[ \t]+import[ \t]+'
+    r'(?:\([^)]*\)|[^\n]*)|import[ \t]+pecan_microversions[\w.]*)', re.M)
 
 
 def build(srcdir, outdir, builder='text'):
@@ -64,3 +71,21 @@ def test_every_page_is_in_the_toctree():
     for page in SOURCE.glob('*.rst'):
         if page.stem != 'index':
             assert f'   {page.stem}\n' in index, page.name
+
+
+def _library_imports():
+    for page in [SOURCE.parent.parent / 'README.rst',
+                 *sorted(SOURCE.glob('*.rst'))]:
+        text = page.read_text()
+        for match in _LIBRARY_IMPORT.finditer(text):
+            line = text.count('\n', 0, match.start()) + 1
+            yield f'{page.name}:{line}', match.group(1).split('#')[0].strip()
+
+
+def test_the_pages_show_imports_of_the_library():
+    assert len(list(_library_imports())) > 20
+
+
+@pytest.mark.parametrize('where, statement', list(_library_imports()))
+def test_every_library_import_the_pages_show_works(where, statement):
+    exec(compile(statement, where, 'exec'), {})
