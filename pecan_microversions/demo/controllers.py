@@ -261,6 +261,7 @@ class V1Controller:
         self._openapi = OpenAPIEndpoint(REGISTRY, root, title='Fleet API')
 
     @describe(status=200)
+    @query_params(REGISTRY, 'GET /v1/')  # none: refuse any
     @pecan.expose('json')
     def index(self) -> dict:
         _get_only()
@@ -270,9 +271,11 @@ class V1Controller:
              'href': f'{_base_url()}/v1/openapi.json'}])
 
     @describe(status=200)
+    @query_params(REGISTRY, 'GET /v1/openapi.json')  # none: refuse any
     @pecan.expose('json', route='openapi.json')
     def openapi(self) -> dict:
         """The OpenAPI 3.1 document of the request's version."""
+        _get_only()
         return self._openapi.respond()
 
 
@@ -283,6 +286,7 @@ class RootController:
         self.v1 = V1Controller(store, self)
 
     @describe(status=200)
+    @query_params(REGISTRY, 'GET /')  # none: refuse any
     @pecan.expose('json')
     def index(self) -> dict:
         _get_only()

@@ -436,19 +436,31 @@ def test_legacy_header(api):
     assert response.headers['OpenStack-API-Version'] == 'fleet 1.6'
 
 
-@pytest.mark.parametrize('path', ['/', '/v1/'])
-@pytest.mark.parametrize('method', ['post', 'put', 'patch', 'delete'])
+@pytest.mark.parametrize('path', ['/', '/v1/', '/v1/openapi.json'])
+@pytest.mark.parametrize('method', ['POST', 'PUT', 'PATCH', 'DELETE',
+                                    'OPTIONS'])
 def test_discovery_urls_answer_405_to_other_methods(demo, path, method):
-    response = getattr(demo, method)(path, status=405)
+    response = demo.request(path, method=method, status=405)
     assert response.headers['Allow'] == 'GET, HEAD'
     assert response.json['errors'][0]['code'] == 'http.method_not_allowed'
     assert response.headers['OpenStack-API-Version'] == 'fleet 1.0'
 
 
-@pytest.mark.parametrize('path', ['/', '/v1/'])
+@pytest.mark.parametrize('path', ['/', '/v1/', '/v1/openapi.json'])
 def test_discovery_urls_answer_get_and_head(demo, path):
     assert demo.get(path).json
     assert demo.head(path).body == b''
+
+
+@pytest.mark.parametrize('path', ['/', '/v1', '/v1/', '/v1/openapi.json'])
+@pytest.mark.parametrize('method', ['GET', 'HEAD'])
+def test_discovery_urls_refuse_query_parameters(demo, path, method):
+    # Their documents describe none; the node list refuses unknown ones too.
+    response = demo.request(f'{path}?x=1', method=method, status=400)
+    if method == 'GET':
+        error = response.json['errors'][0]
+        assert error['code'] == 'microversion.unknown_query_parameter'
+        assert error['detail'] == "Unknown query parameter 'x'."
 
 
 @pytest.mark.parametrize('version, ops, field', [
