@@ -48,6 +48,7 @@ from pecan_microversions.demo.types import (
     NodeCollection,
     NodeStates,
     node_data,
+    shown_name,
 )
 from pecan_microversions.demo.versions import REGISTRY
 from pecan_microversions.tools.openapi import OpenAPIEndpoint
@@ -207,9 +208,11 @@ class NodesController(VersionedRestController):
                              if newest.get(k) != patched.get(k))
             fixed = [k for k in changed if k not in PATCHABLE]
             if fixed:
-                allowed = PATCHABLE & visible_fields(Node, get_version())
+                version = get_version()
+                allowed = PATCHABLE & visible_fields(Node, version)
                 raise _bad_request(
-                    f'Field {fixed[0]!r} cannot be changed by a patch; '
+                    f'Field {shown_name(fixed[0], version)!r} cannot be '
+                    'changed by a patch; '
                     f'patchable fields are {", ".join(sorted(allowed))}.',
                     'fleet.field_not_patchable')
             # patch_newest checked each changed value as WSME checks a body

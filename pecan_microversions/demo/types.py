@@ -11,10 +11,13 @@ from pecan_microversions import (
     Computed,
     Retype,
     ValueMap,
+    Version,
     versioned,
     versioned_resource,
+    visible_fields,
 )
 from pecan_microversions.demo.versions import REGISTRY
+from pecan_microversions.wsme.fields import binding_of
 
 #: Fields a JSON patch may change (each only at versions that have it).
 PATCHABLE = frozenset(['name', 'description', 'owner'])
@@ -112,6 +115,18 @@ def node_data(stored: dict[str, Any], base_url: str) -> dict[str, Any]:
             'provision_state': stored['provision_state'],
             'links': [{'rel': 'self',
                        'href': f'{base_url}/v1/nodes/{uuid}'}]}
+
+
+def shown_name(name: str, version: Version) -> str:
+    """What clients at ``version`` call the node's field ``name`` (its
+    newest name): ``driver`` for ``hardware_type`` before 1.6."""
+    shown = visible_fields(Node, version)
+    binding = binding_of(Node)
+    if name not in shown and binding is not None:
+        for group in binding.groups:  # each rename chain, newest first
+            if name in group:
+                return next((n for n in group if n in shown), name)
+    return name
 
 
 @versioned_resource(REGISTRY, 'node_collection')

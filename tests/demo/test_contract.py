@@ -259,6 +259,21 @@ def test_bad_patches_are_400_and_change_nothing(api, store, ops):
     assert store.list() == before
 
 
+@pytest.mark.parametrize('version, field', [
+    ('1.3', 'driver'), ('1.5', 'driver'),
+    ('1.6', 'hardware_type'), ('1.9', 'hardware_type')])
+def test_unpatchable_field_is_named_as_the_version_calls_it(api, store,
+                                                             version, field):
+    before = store.list()
+    error = assert_error(patch(api, version, [
+        {'op': 'replace', 'path': f'/{field}', 'value': 'x'}],
+        expect_errors=True), 400)
+    assert error['code'] == 'fleet.field_not_patchable'
+    assert error['detail'].startswith(
+        f"Field '{field}' cannot be changed by a patch; ")
+    assert store.list() == before
+
+
 def test_patch_query_parameters_are_refused_not_ignored(api, store):
     before = store.list()
     response = api.patch(f'/v1/nodes/{SEED}?dry_run=1', '[{"op": "replace", '
