@@ -34,11 +34,14 @@ class Link(wtypes.Base):
 PROVISION_STATES = ('available', 'active', 'failed', 'cancelled')
 
 
+#: An owner's name; before 1.9 the owner is sent and shown as its name.
+_OWNER_NAME = wtypes.StringType(min_length=1, max_length=255)
+
+
 class Owner(wtypes.Base):
     """Who owns a node (an object from 1.9; a name before)."""
 
-    name = wtypes.wsattr(wtypes.StringType(min_length=1, max_length=255),
-                         mandatory=True)
+    name = wtypes.wsattr(_OWNER_NAME, mandatory=True)
     domain = wtypes.wsattr(wtypes.text, default='default')
 
 
@@ -73,7 +76,7 @@ class Node(wtypes.Base):
     description = versioned(wtypes.text, min_version='1.1')
     owner = versioned(Owner, min_version='1.4', changes=[
         Retype(_owner_down, _owner_up, max_version='1.8', type_name='string',
-               datatype=wtypes.text)])
+               datatype=_OWNER_NAME)])
     provision_state = versioned(
         wtypes.Enum(str, *PROVISION_STATES), readonly=True,
         values={'cancelled': '1.9'},

@@ -33,6 +33,7 @@ from pecan_microversions.core.contract import ValueRule
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.fields import Binding, binding_of
+from pecan_microversions.wsme.values import check_json_value
 
 __all__ = ['JsonPatchOperation', 'attributes_by_name', 'body_too_deep',
            'check_body', 'check_data', 'check_operations', 'check_patch',
@@ -251,18 +252,20 @@ def _members(cls: type, binding: Optional[Binding], version: Version
 def check_retyped(datatype: Any, value: Any, field: str,
                    version: Version) -> None:
     """Refuse a value of a retyped field that is not of the type the
-    version has (WSME only ever sees the newest type)."""
+    version has, or breaks its constraints (a ``StringType``'s lengths, an
+    ``Enum``'s values): WSME only ever sees the newest type, so it would
+    refuse the value converted up, naming the newest type's fields."""
     if isinstance(datatype, type) and wtypes.iscomplex(datatype):
         return  # checked field by field
-    expected = _SCALARS.get(datatype)
-    if expected is None:
-        return
-    if not isinstance(value, expected) or (
-            isinstance(value, bool) and bool not in expected):
+    base = getattr(datatype, 'basetype', datatype)  # a UserType's JSON type
+    expected = _SCALARS.get(base)
+    if expected is not None and (not isinstance(value, expected) or (
+            isinstance(value, bool) and bool not in expected)):
         raise RequestError(
             f'Invalid value {value!r} for field {field!r}: at version '
-            f'{version} it is a {_type_label(datatype)}.',
+            f'{version} it is a {_type_label(base)}.',
             error_code='microversion.invalid_value')
+    check_json_value(datatype, value, field)
 
 
 def json_only(field: str, version: Version) -> RequestError:

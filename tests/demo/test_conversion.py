@@ -9,7 +9,10 @@ import json
 
 import pytest
 
+from pecan_microversions import APIError
+from pecan_microversions.demo.types import Node
 from pecan_microversions.demo.versions import REGISTRY
+from pecan_microversions.tools.schemas import validate_body
 from pecan_microversions.tools.testing import Sample, field_contract_test
 
 SEED = '00000000-0000-0000-0000-000000000001'
@@ -99,6 +102,32 @@ def test_owner_of_the_wrong_type_for_the_version_is_400(api, store, version,
     assert response.status_int == 400
     assert 'owner' in response.json['errors'][0]['detail']
     assert store.list() == before
+
+
+@pytest.mark.parametrize('owner', ['', 'x' * 256])
+@pytest.mark.parametrize('version', ['1.4', '1.8'])
+def test_an_owner_name_the_service_refuses_the_schema_refuses(
+        api, store, version, owner):
+    # Before 1.9 the owner is its name: the request schema gives it the
+    # constraints of Owner.name, and the service names ``owner``, the
+    # field the client sent, not the newest type's ``name``.
+    body = {'name': 'n', ('driver' if minor(version) < 6
+                          else 'hardware_type'): 'ipmi', 'owner': owner}
+    with pytest.raises(APIError):
+        validate_body(Node, body, version)
+    before = store.list()
+    for response in [
+            api.post_json('/v1/nodes', body, headers=hdr(version),
+                          expect_errors=True),
+            patch(api, version, [{'op': 'replace', 'path': '/owner',
+                                  'value': owner}], expect_errors=True)]:
+        assert response.status_int == 400
+        error = response.json['errors'][0]
+        assert error['code'] == 'microversion.invalid_value'
+        assert error['detail'].startswith(
+            f'Invalid value {owner!r} for field \'owner\': ')
+    assert store.list() == before
+    validate_body(Node, dict(body, owner='x' * 255), version)
 
 
 @pytest.mark.parametrize('field', ['available', 'provision_state'])

@@ -298,3 +298,44 @@ def test_apply_patch_checks_values_as_wsme_checks_a_body(node_type, ops,
                                 'microversion.invalid_body')
     assert repr(field) in error.detail
     assert document == {'name': 'n', 'owner': 'a', 'extra': {'x': 'y'}}
+
+
+def _retyped_type():
+    from pecan_microversions.core.representations import Retype
+
+    registry = VersionRegistry('shelf', HISTORY)
+
+    class Label(wtypes.Base):
+        text = wtypes.wsattr(wtypes.StringType(min_length=1, max_length=5),
+                             mandatory=True)
+
+    @versioned_resource(registry, 'box')
+    class Box(wtypes.Base):
+        label = versioned(Label, changes=[Retype(
+            lambda label: label.get('text'), lambda text: {'text': text},
+            max_version='1.2', type_name='string',
+            datatype=wtypes.StringType(min_length=1, max_length=5))])
+
+    Box.nested_types = (Label,)
+    return Box
+
+
+@pytest.mark.parametrize('value, words', [
+    ('', 'minimum character requirement of 1'),
+    ('x' * 6, 'maximum character requirement of 5'),
+    (5, 'at version 1.2 it is a string'),
+])
+def test_a_retyped_value_is_checked_against_the_older_types_constraints(
+        value, words):
+    # Checked as the version's type, so the error names the field the
+    # client sent, not the newest type's member the value would land in.
+    box = _retyped_type()
+    for check in (lambda: check_body(box, {'label': value}, V2),
+                  lambda: check_patch(box, [{'op': 'add', 'path': '/label',
+                                             'value': value}], V2)):
+        error = _error(check)
+        assert error.code == 400
+        assert error.error_code == 'microversion.invalid_value'
+        assert "field 'label'" in error.detail and words in error.detail
+    check_body(box, {'label': 'x' * 5}, V2)
+    check_body(box, {'label': {'text': 'x' * 5}}, V3)
