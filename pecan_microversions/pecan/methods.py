@@ -42,9 +42,6 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Optional, Protocol
 
-import pecan
-import pecan.rest
-
 from pecan_microversions.compat import exposure
 from pecan_microversions.core.changes import METHOD
 from pecan_microversions.core.errors import (
@@ -61,7 +58,7 @@ from pecan_microversions.pecan.exposure import (
     exposure_summary,
     with_arguments_of,
 )
-from pecan_microversions.pecan.request import get_version
+from pecan_microversions.pecan.request import get_version, request_line
 
 __all__ = [
     'Implementation',
@@ -350,8 +347,10 @@ def _controller_path(function: Callable[..., Any]) -> str:
 
 def _missing_error(versioned: VersionedMethod, dispatcher: Any,
                    controller: Any, version: Version) -> APIError:
-    request = pecan.request
-    what = f'{request.method} {request.path}'
+    # A HEAD routed here as GET is (not to a head method or a generic
+    # controller's HEAD handler) answers as the GET does.
+    what = request_line(head_as_get=versioned.name != 'head' and not exposure(
+        dispatcher).get('generic_handler'))
     detail = (f'{what} is not available in version {version}: it exists in '
               f'versions {versioned.ranges()}.')
     if versioned.missing_status == 404:

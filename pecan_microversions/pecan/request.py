@@ -17,7 +17,8 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version
 
 __all__ = ['LEGACY_KEY', 'NEGOTIATION_ATTR', 'Negotiation', 'current_request',
-           'get_limits', 'get_registry', 'get_version', 'negotiation_of']
+           'get_limits', 'get_registry', 'get_version', 'negotiation_of',
+           'request_line']
 
 #: The ad hoc request attribute holding the request's :class:`Negotiation`.
 NEGOTIATION_ATTR = '_pecan_microversions'
@@ -101,3 +102,20 @@ def get_registry(request: Optional[Any] = None) -> VersionRegistry:
             'This request has no API version: register '
             'pecan_microversions.MicroversionHook in the app\'s hooks.')
     return negotiation.registry
+
+
+def request_line(request: Optional[Any] = None, *,
+                 head_as_get: bool = True) -> str:
+    """``METHOD /path`` of the current (or given) request, for an error's
+    detail.
+
+    :param head_as_get: name ``HEAD`` ``GET``: a ``HEAD`` that the ``GET``
+        handler answers must send the ``GET``'s headers, ``Content-Length``
+        included, so its error must read as the ``GET``'s.  Pass ``False``
+        when the handler answers ``HEAD`` only (a ``head`` method).
+    """
+    request = current_request(request)
+    method = request.method
+    if head_as_get and method == 'HEAD':
+        method = 'GET'
+    return f'{method} {request.path}'

@@ -23,7 +23,7 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
 from pecan_microversions.pecan.allow import rest_methods
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.pecan.request import get_version
+from pecan_microversions.pecan.request import get_version, request_line
 
 __all__ = ['ResourceGate', 'ResourceRange', 'VersionedRestController',
            'versioned_subresource']
@@ -128,7 +128,7 @@ class ResourceRange:
         version = get_version(request)
         if not self.exists_at(version):
             raise APIError(
-                f'{request.method} {request.path} is not available in '
+                f'{request_line(request)} is not available in '
                 f'version {version}: '
                 f'{self.path} exists in versions {self.ranges()}.',
                 status=404, error_code=_RESOURCE_CODE)

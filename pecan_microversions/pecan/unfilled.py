@@ -37,6 +37,7 @@ from pecan_microversions.core.errors import http_code
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.allow import collection_methods
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.request import request_line
 
 __all__ = ['unfilled_call']
 
@@ -63,7 +64,8 @@ def unfilled_call(state: Any, error: TypeError,
     else:
         return None  # the call fits: the error is not about arguments
     request = state.request
-    what = f'{request.method} {request.path}'
+    what = request_line(request,
+                        head_as_get=controller.__name__ != 'head')
     missing = _missing(signature, len(given), keywords)
     if missing is None:
         return None

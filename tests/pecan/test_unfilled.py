@@ -144,6 +144,18 @@ def test_a_missing_argument_is_a_400_naming_it(url, detail):
     assert response.headers['OpenStack-API-Version'] == 'unfilled 1.8'
 
 
+@pytest.mark.parametrize('url', ['/search', '/search/a/2'])
+def test_head_with_a_missing_argument_sends_the_get_answers_headers(url):
+    # The plain method answers HEAD as it answers GET: the same 400, whose
+    # detail (and so Content-Length) names GET.
+    app = _app()
+    got = app.get(url, headers=HEADERS, status=400)
+    head = app.head(url, headers=HEADERS, status=400)
+    assert _error(got)['detail'].startswith(f'GET {url} is missing ')
+    assert head.body == b''
+    assert dict(head.headers) == dict(got.headers)
+
+
 def test_filled_arguments_reach_the_method():
     app = _app()
     assert app.get('/show/x', headers=HEADERS).json == {
