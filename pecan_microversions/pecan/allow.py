@@ -10,12 +10,16 @@ import pecan.rest
 
 from pecan_microversions.compat import custom_actions, exposure, generic_handlers
 from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.request import current_request
 
 __all__ = ['allowed_methods', 'collection_methods', 'exists_at_version',
-           'rest_methods']
+           'note_route', 'rest_methods', 'url_methods']
 
 _REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
                     'HEAD': ('head',)}
+#: The environ key of the RestController that routed the request last, and
+#: the path below it (see :func:`note_route`).
+_ROUTE_KEY = 'pecan_microversions.rest_route'
 _REST_ITEM = {'GET': ('get_one', 'get'), 'PUT': ('put',), 'PATCH': ('patch',),
               'DELETE': ('delete',), 'HEAD': ('head',)}
 
@@ -37,9 +41,10 @@ def allowed_methods(dispatcher: Any, controller: Any,
     """The HTTP methods the dispatcher's URL answers at ``version``.
 
     Generic controllers: the handlers that exist (the default one answers
-    GET and HEAD).  ``RestController``: the methods for the same URL shape
-    (collection, item or custom action).  A plain exposed method answers
-    every HTTP method, so none is listed.
+    GET and HEAD).  ``RestController``: the methods of the URL it routed
+    (:func:`url_methods`; see :func:`note_route`), or else of the
+    dispatcher's URL shape (collection, item or custom action).  A plain
+    exposed method answers every HTTP method, so none is listed.
     """
     config = exposure(dispatcher)
     root = dispatcher if config.get('generic') else None
@@ -53,9 +58,20 @@ def allowed_methods(dispatcher: Any, controller: Any,
                                else (method,))
         return sorted(allowed)
     if isinstance(controller, pecan.rest.RestController):
+        route = current_request().environ.get(_ROUTE_KEY)
+        if route is not None and route[0] is controller:
+            return url_methods(controller, route[1], version)
         return rest_methods(controller, _rest_shape(
             controller, dispatcher.__name__), version)
     return []
+
+
+def note_route(request: Any, controller: pecan.rest.RestController,
+               remainder: list[str]) -> None:
+    """Remember that ``controller`` routes ``request`` with ``remainder``
+    below it, so that :func:`allowed_methods` lists what that URL answers
+    (a ``PUT`` on the collection reaches the item's ``put``)."""
+    request.environ[_ROUTE_KEY] = (controller, remainder)
 
 
 def collection_methods(controller: pecan.rest.RestController,
@@ -63,6 +79,22 @@ def collection_methods(controller: pecan.rest.RestController,
     """The HTTP methods a ``RestController``'s own URL (its collection,
     ``/v1/nodes``) answers at ``version``."""
     return rest_methods(controller, _REST_COLLECTION, version)
+
+
+def url_methods(controller: pecan.rest.RestController,
+                remainder: list[str], version: Version) -> list[str]:
+    """The HTTP methods a ``RestController`` answers at ``version`` at the
+    URL whose path below the controller is ``remainder``: its collection
+    (``[]``), a custom action (``['x', 'reboot']``) or an item
+    (``['x']``).  The same list whichever method the request used."""
+    parts = [part for part in remainder if part]
+    if not parts:
+        return collection_methods(controller, version)
+    actions = custom_actions(controller)
+    if parts[-1] in actions:
+        return rest_methods(controller, _action_shape(
+            parts[-1], actions[parts[-1]]), version)
+    return rest_methods(controller, _REST_ITEM, version)
 
 
 def rest_methods(controller: pecan.rest.RestController,
@@ -89,12 +121,15 @@ def _generic_root(handler: Any, controller: Any) -> Any:
     return None
 
 
+def _action_shape(action: str, methods: Any) -> dict[str, tuple[str, ...]]:
+    return {m.upper(): (f'{m.lower()}_{action}', action) for m in methods}
+
+
 def _rest_shape(controller: Any, name: str) -> dict[str, tuple[str, ...]]:
     for action, methods in custom_actions(controller).items():
         names = {action} | {f'{m.lower()}_{action}' for m in methods}
         if name in names:
-            return {m.upper(): (f'{m.lower()}_{action}', action)
-                    for m in methods}
+            return _action_shape(action, methods)
     if any(name in names for names in _REST_COLLECTION.values()) and (
             name != 'get'):
         return _REST_COLLECTION

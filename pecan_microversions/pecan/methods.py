@@ -356,5 +356,6 @@ def _missing_error(versioned: VersionedMethod, dispatcher: Any,
     if versioned.missing_status == 404:
         return APIError(detail, status=404, error_code=_NOT_FOUND_CODE)
     allow = allowed_methods(dispatcher, controller, version)
+    # No Allow rather than an empty one, which says no method is answered.
     return APIError(detail, status=405, error_code=_NOT_ALLOWED_CODE,
-                    headers={'Allow': ', '.join(allow)})
+                    headers={'Allow': ', '.join(allow)} if allow else None)

@@ -21,7 +21,7 @@ from pecan_microversions.compat import lookup_controller
 from pecan_microversions.core.changes import RESOURCE
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
-from pecan_microversions.pecan.allow import rest_methods
+from pecan_microversions.pecan.allow import note_route, url_methods
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version, request_line
 
@@ -30,17 +30,17 @@ __all__ = ['ResourceGate', 'ResourceRange', 'VersionedRestController',
 
 _RESOURCE_CODE = 'microversion.resource_not_found'
 
-_REST_GET_NAMES = ('get', 'get_one', 'get_all', 'new', 'edit', 'get_delete')
-
 
 class VersionedRestController(pecan.rest.RestController):
-    """A ``RestController`` whose own 405s list only existing methods.
+    """A ``RestController`` whose 405s list what their URL answers.
 
     Pecan answers 405 itself for an HTTP method a ``RestController`` has no
     handler for (``HEAD`` and ``OPTIONS`` included), listing in ``Allow``
-    every handler it has.  This subclass drops from that list the versioned
-    handlers that do not exist at the request's version.  Otherwise it is a
-    plain ``RestController``; versioned methods work without it.
+    every handler it has, at any URL and version.  This subclass lists the
+    methods the URL (collection, item or custom action) answers at the
+    request's version, in Pecan's 405s and in those of versioned methods
+    (``missing_status=405``) alike.  Otherwise it is a plain
+    ``RestController``; versioned methods work without it.
 
     ``HEAD`` is answered like ``GET`` (the same handler, so the same status
     and headers at each version) without a body, unless the controller has
@@ -59,19 +59,23 @@ class VersionedRestController(pecan.rest.RestController):
     @pecan.expose()
     def _route(self, args: list[str], request: Optional[Any] = None
                ) -> tuple[Any, list[str]]:
+        if request is None:
+            request = pecan.request
+        note_route(request, self, args)
         try:
             return super()._route(args, request)
         except webob.exc.HTTPMethodNotAllowed as exc:
-            if not getattr(exc, '_microversion_allow', False):
-                version = get_version(request)
-                allowed = rest_methods(self, {
-                    method: (_REST_GET_NAMES if method == 'GET'
-                             else (method.lower(),))
-                    for method in exc.allow or ()}, version)
-                # None, not []: WebOb would send an empty Allow, which
-                # says that the URL answers no method at all.
-                exc.allow = allowed or None
-                exc._microversion_allow = True  # the innermost one decides
+            if not hasattr(exc, '_microversion_allow'):
+                # What this URL answers at the version, whichever method
+                # was refused; none when Pecan named none (GET with
+                # ?_method=DELETE).  None, not []: WebOb would send an
+                # empty Allow, which says the URL answers no method.
+                exc._microversion_allow = (url_methods(
+                    self, args, get_version(request)) or None
+                    if exc.allow else None)
+            # The innermost controller decides: an outer RestController's
+            # own routing rewrites Allow with its methods on the way out.
+            exc.allow = exc._microversion_allow
             raise
 
 

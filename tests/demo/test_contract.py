@@ -499,3 +499,22 @@ def test_patched_values_are_checked_as_a_post_body_is(api, store, version,
     assert error['code'] == 'microversion.invalid_value'
     assert repr(field) in error['detail']
     assert store.list() == before
+
+
+@pytest.mark.parametrize('path, version, allow', [
+    ('/v1/nodes', '1.0', 'GET, HEAD, POST'),
+    ('/v1/nodes', '1.3', 'GET, HEAD, POST'),     # PATCH is an item's
+    (f'/v1/nodes/{SEED_2}', '1.0', 'GET, HEAD'),  # POST: not an operation
+    (f'/v1/nodes/{SEED_2}', '1.3', 'GET, HEAD, PATCH'),
+])
+def test_every_405_of_a_url_sends_the_same_allow(api, path, version, allow):
+    # Whichever method is refused, by Pecan (PUT, DELETE, OPTIONS) or by the
+    # library (PATCH before 1.3, PATCH on the collection).
+    for method in ['PUT', 'PATCH', 'DELETE', 'OPTIONS']:
+        response = api.request(path, method=method, headers=dict(
+            hdr(version), **{'Content-Type': 'application/json'}),
+            body=b'[]', expect_errors=True)
+        if method == 'PATCH' and allow.endswith('PATCH'):
+            continue  # answered
+        assert_error(response, 405)
+        assert response.headers['Allow'] == allow, method
