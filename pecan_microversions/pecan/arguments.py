@@ -8,7 +8,8 @@ version reaches the method whatever its source:
 
 * :func:`check_sources`, before WSME reads anything: the body's media type
   must be one the registry enables (``VersionRegistry(request_formats=...)``,
-  else 415), UTF-8 for JSON and form bodies (:func:`check_encoding`, which
+  else 415), UTF-8 for JSON and form bodies
+  (:func:`~pecan_microversions.pecan.encoding.check_encoding`, which
   the hook runs before routing; else 415); JSON must decode (400) and is
   checked field by field with the JSON names
   (:func:`~pecan_microversions.wsme.checking.check_body`,
@@ -25,7 +26,6 @@ version reaches the method whatever its source:
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
 import urllib.parse
@@ -50,8 +50,8 @@ from pecan_microversions.wsme.checking import (
 from pecan_microversions.wsme.fields import binding_of
 from pecan_microversions.wsme.filtering import CONTAINERS
 
-__all__ = ['FORMATS', 'body_names', 'check_encoding', 'check_received',
-           'check_sources', 'may_have_body', 'media_format', 'root_name']
+__all__ = ['FORMATS', 'body_names', 'check_received', 'check_sources',
+           'may_have_body', 'media_format', 'root_name']
 
 #: The request body formats WSME reads, by the name
 #: ``VersionRegistry(request_formats=...)`` uses, and their media types.
@@ -61,7 +61,6 @@ FORMATS: Mapping[str, frozenset[str]] = {
     'form': frozenset(['application/x-www-form-urlencoded']),
     'xml': frozenset(['text/xml']),
 }
-_UTF8 = frozenset(['utf-8', 'utf8'])
 _KEY_PART = re.compile(r'\.([^.\[\]]+)|\[([^\[\]]*)\]')
 
 
@@ -72,43 +71,6 @@ def media_format(media_type: str) -> Optional[str]:
         if media_type in types:
             return name
     return None
-
-
-def check_encoding(environ: Mapping[str, Any]) -> None:
-    """Refuse a body charset Python does not know, a JSON or form body in a
-    charset other than UTF-8 (415), and a query string that is not UTF-8
-    (400): WSME and WebOb would fail on them with a 500.
-
-    The hook calls it for every request, before routing.
-    """
-    content_type = environ.get('CONTENT_TYPE') or ''
-    if 'charset' in content_type.lower():
-        media_type, _, parameters = content_type.lower().partition(';')
-        charset = ''
-        for parameter in parameters.split(';'):
-            name, _, value = parameter.partition('=')
-            if name.strip() == 'charset':
-                charset = value.strip().strip('"\'')
-        try:
-            codecs.lookup(charset)
-        except LookupError:
-            raise APIError(f'Unknown charset {charset!r}.', status=415,
-                           error_code='microversion.unsupported_charset'
-                           ) from None
-        media_type = media_type.strip()
-        textual = media_format(media_type) in ('json', 'form') or \
-            media_type.endswith('+json')
-        if textual and charset not in _UTF8:
-            raise APIError(f'A {media_type} body is sent as UTF-8, not '
-                           f'{charset}.', status=415,
-                           error_code='microversion.unsupported_charset')
-    query = environ.get('QUERY_STRING') or ''
-    if '%' in query:
-        try:
-            urllib.parse.unquote_to_bytes(query).decode('utf-8')
-        except UnicodeDecodeError:
-            raise APIError('The query string is not UTF-8.',
-                           error_code='microversion.invalid_query') from None
 
 
 def may_have_body(environ: Mapping[str, Any]) -> bool:
@@ -181,7 +143,8 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
             f'A request body is sent as {" or ".join(accepted)}, not '
             f'{media_type or "no content type"}.', status=415,
             error_code='microversion.unsupported_media_type')
-    # The charset was checked by the hook (check_encoding), before routing.
+    # The charset was checked by the hook (encoding.check_encoding), before
+    # routing.
     if found == 'json':
         return _check_json(body, definition, patch_of, version)
     if found == 'xml':

@@ -39,12 +39,12 @@ from pecan_microversions.core.negotiation import (
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors
 from pecan_microversions.core.version import Version
-from pecan_microversions.pecan.arguments import check_encoding
 from pecan_microversions.pecan.config import (
     DEFAULT_GROUP,
     read_limits,
     register_opts,
 )
+from pecan_microversions.pecan.encoding import check_encoding
 from pecan_microversions.pecan.errors import (
     ERROR_KEY,
     INTERNAL_ERROR,
