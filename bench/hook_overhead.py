@@ -72,7 +72,8 @@ class _HeadersOnly(PecanHook):
     _PAIRS = (('OpenStack-API-Version', 'widget 1.2'),
               ('OpenStack-API-Minimum-Version', '1.0'),
               ('OpenStack-API-Maximum-Version', '1.3'),
-              ('Vary', 'OpenStack-API-Version'))
+              ('Vary', 'OpenStack-API-Version, '
+                       'X-OpenStack-Widget-API-Version'))
 
     def after(self, state: Any) -> None:
         state.response.headerlist.extend(self._PAIRS)

@@ -108,10 +108,9 @@ def _version_headers(version: Version, legacy: bool) -> list[tuple[str, str]]:
                ('OpenStack-API-Minimum-Version', text(MIN_VERSION)),
                ('OpenStack-API-Maximum-Version', text(MAX_VERSION))]
     if legacy:
-        headers += [(LEGACY_HEADER, text(version)),
-                    ('Vary', f'{STANDARD_HEADER}, {LEGACY_HEADER}')]
-    else:
-        headers.append(('Vary', STANDARD_HEADER))
+        headers.append((LEGACY_HEADER, text(version)))
+    # Either header can choose the version: a cache must vary on both.
+    headers.append(('Vary', f'{STANDARD_HEADER}, {LEGACY_HEADER}'))
     return headers
 
 

@@ -40,27 +40,32 @@ def response_headers(registry: VersionRegistry, version: Version,
 
     :param limits: the range the request was judged by.
     :param legacy_header: the legacy version header the request used, if
-        any: the response echoes it and varies on it too.  With the
-        registry's ``legacy_range_headers`` every response carries each
-        legacy header, its minimum and maximum, and varies on it.
+        any: the response echoes it.  With the registry's
+        ``legacy_range_headers`` every response carries each legacy header,
+        its minimum and maximum.
+
+    ``Vary`` names the standard header and every legacy header of the
+    registry, whichever the request used: a version chosen without the
+    standard header depends on the legacy headers, and a shared cache must
+    not serve it to a request that sends one.
     """
     headers = [
         Header(STANDARD_HEADER, f'{registry.service_type} {version}'),
         Header(MIN_HEADER, str(limits.min_version)),
         Header(MAX_HEADER, str(limits.max_version)),
     ]
-    vary = [STANDARD_HEADER]
+    echoed = set()
     for name, minimum, maximum in registry.legacy_range_headers:
         headers += [Header(name, str(version)),
                     Header(minimum, str(limits.min_version)),
                     Header(maximum, str(limits.max_version))]
-        vary.append(name)
-    if legacy_header is not None and legacy_header not in vary:
+        echoed.add(name)
+    if legacy_header is not None and legacy_header not in echoed:
         headers.append(Header(legacy_header, str(version)))
-        vary.append(legacy_header)
     deprecation = registry.deprecation_at(version)
     if deprecation is not None:
         headers.extend(Header(name, value, 'add')
                        for name, value in deprecation.headers())
-    headers.append(Header('Vary', ', '.join(vary), 'list'))
+    headers.append(Header('Vary', ', '.join(
+        (STANDARD_HEADER, *registry.legacy_headers)), 'list'))
     return tuple(headers)

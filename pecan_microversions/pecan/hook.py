@@ -106,9 +106,10 @@ class MicroversionHook(PecanHook):
     legacy headers), sets ``pecan.request.api_version``, and answers 400 for
     a malformed version or 406 for one outside the accepted range.  After
     every response, errors included, it sets ``OpenStack-API-Version``, the
-    minimum and maximum headers, and appends ``OpenStack-API-Version`` to
-    ``Vary``.  Error responses get the JSON errors body (see
-    :mod:`pecan_microversions.pecan.errors`), or the ``error_renderer``'s.
+    minimum and maximum headers, and appends ``OpenStack-API-Version`` and
+    the registry's legacy headers to ``Vary``.  Error responses get the
+    JSON errors body (see :mod:`pecan_microversions.pecan.errors`), or the
+    ``error_renderer``'s.
 
     :param registry: the service's :class:`VersionRegistry`.
     :param conf: an oslo.config ``ConfigOpts`` holding the operator options

@@ -30,10 +30,16 @@ def test_standard_min_max_and_vary():
         Header('OpenStack-API-Version', 'shelf 1.1', 'set'),
         Header(MIN_HEADER, '1.0', 'set'),
         Header(MAX_HEADER, '1.2', 'set'),
-        Header('Vary', 'OpenStack-API-Version', 'list'),
+        Header('Vary', f'OpenStack-API-Version, {LEGACY}', 'list'),
     )
     assert MIN_HEADER == 'OpenStack-API-Minimum-Version'
     assert MAX_HEADER == 'OpenStack-API-Maximum-Version'
+
+
+def test_vary_names_only_the_standard_header_without_legacy_headers():
+    registry = VersionRegistry('shelf', HISTORY)
+    headers = response_headers(registry, Version(1, 1), limits_for(registry))
+    assert headers[-1] == Header('Vary', 'OpenStack-API-Version', 'list')
 
 
 def test_min_and_max_come_from_the_limits_not_the_registry():

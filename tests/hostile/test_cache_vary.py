@@ -9,6 +9,10 @@ same node URL fetched at 1.0 and at 1.1 (which adds ``description``) through
 it: each second fetch is a cache HIT and still carries its own version's body
 and header.
 
+A request naming its version only in the legacy header
+(``X-OpenStack-Fleet-API-Version``) is kept apart from one naming none in
+the same way: every response varies on the legacy header too.
+
 The negative control runs the same proxy with ``proxy_ignore_headers Vary``:
 then the cache serves the 1.0 body to the 1.1 request, which shows that the
 test can fail and that ``Vary`` is what keeps the versions apart.
@@ -116,10 +120,14 @@ class Proxy:
         return path.read_text() if path.exists() else '(no error log)'
 
     def get(self, path: str, version: str) -> tuple[int, dict, bytes]:
+        return self.get_with(path, {'OpenStack-API-Version':
+                                    f'fleet {version}'})
+
+    def get_with(self, path: str,
+                 headers: dict[str, str]) -> tuple[int, dict, bytes]:
         conn = http.client.HTTPConnection('127.0.0.1', self.port, timeout=10)
         try:
-            conn.request('GET', path,
-                         headers={'OpenStack-API-Version': f'fleet {version}'})
+            conn.request('GET', path, headers=headers)
             response = conn.getresponse()
             return (response.status, {k.lower(): v for k, v in
                                       response.getheaders()}, response.read())
@@ -152,8 +160,10 @@ def proxy_factory(tmp_path, live_server):
         proxy.stop()
 
 
-def _fetch(proxy: Proxy, version: str) -> tuple[str, dict, dict]:
-    status, headers, body = proxy.get(NODE, version)
+def _fetch(proxy: Proxy, version: str,
+           headers: dict[str, str] | None = None) -> tuple[str, dict, dict]:
+    status, headers, body = (proxy.get(NODE, version) if headers is None
+                             else proxy.get_with(NODE, headers))
     assert status == 200, (status, body, proxy.log())
     return headers['x-cache-status'], headers, json.loads(body)
 
@@ -184,3 +194,28 @@ def test_negative_control_without_vary_the_cache_mixes_versions(
     assert (cache_old, cache_new) == ('MISS', 'HIT')
     assert new == old and 'description' not in new  # the wrong body
     assert headers['openstack-api-version'] == 'fleet 1.0'
+
+
+LEGACY = 'X-OpenStack-Fleet-API-Version'
+
+
+def test_legacy_header_gets_its_own_cached_body(proxy_factory):
+    # The default version is chosen without the standard header, so it also
+    # depends on the legacy header: every response must vary on it, or the
+    # cache serves the default body to a request naming 1.1 the legacy way.
+    proxy = proxy_factory()
+    cache_old, headers_old, old = _fetch(proxy, '', {})
+    cache_new, headers_new, new = _fetch(proxy, '', {LEGACY: '1.1'})
+    assert (cache_old, cache_new) == ('MISS', 'MISS'), proxy.log()
+    assert LEGACY.lower() in headers_old['vary'].lower()
+    assert 'description' not in old and 'description' in new
+    assert headers_old['openstack-api-version'] == 'fleet 1.0'
+    assert headers_new['openstack-api-version'] == 'fleet 1.1'
+    assert headers_new[LEGACY.lower()] == '1.1'
+    for _ in range(2):
+        for sent, body, version in (({}, old, '1.0'),
+                                    ({LEGACY: '1.1'}, new, '1.1')):
+            cache, headers, again = _fetch(proxy, '', sent)
+            assert cache == 'HIT', (sent, cache, proxy.log())
+            assert again == body
+            assert headers['openstack-api-version'] == f'fleet {version}'

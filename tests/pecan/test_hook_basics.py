@@ -7,7 +7,8 @@ def test_default_version_and_headers(app):
     assert response.headers['OpenStack-API-Version'] == 'widget 1.0'
     assert response.headers['OpenStack-API-Minimum-Version'] == '1.0'
     assert response.headers['OpenStack-API-Maximum-Version'] == '1.3'
-    assert response.headers['Vary'] == 'OpenStack-API-Version'
+    assert response.headers['Vary'] == ('OpenStack-API-Version, '
+                                        'X-OpenStack-Widget-API-Version')
 
 
 def test_routing_404_is_json_with_headers(app):
