@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.parse
+import warnings
 from collections.abc import Mapping
 from typing import Any, Optional
 from xml.etree import ElementTree
@@ -359,3 +360,16 @@ def _received(datatype: Any, value: Any, version: Version,
 def _sent(attr: Any, obj: Any) -> Any:
     """What was set on ``obj`` for ``attr`` (not its default), or Unset."""
     return getattr(wsme_dataholder(attr, obj), attr.key, wtypes.Unset)
+
+
+def __getattr__(name: str) -> Any:
+    """``check_encoding``, moved to :mod:`pecan_microversions.pecan.encoding`:
+    the old spelling, kept for one release, warns."""
+    if name == 'check_encoding':
+        warnings.warn('pecan_microversions.pecan.arguments.check_encoding is '
+                      'deprecated: import it from '
+                      'pecan_microversions.pecan.encoding.',
+                      DeprecationWarning, stacklevel=2)
+        from pecan_microversions.pecan import encoding
+        return encoding.check_encoding
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
