@@ -19,7 +19,8 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionRange
 
 __all__ = ['FieldContract', 'check_available', 'check_member',
-           'check_present', 'check_value', 'patch_error', 'pointer_parts']
+           'check_present', 'check_value', 'patch_error', 'pointer_parts',
+           'touched_fields']
 
 
 class FieldContract(Protocol):
@@ -137,3 +138,11 @@ def pointer_parts(op: Mapping[str, Any], member: str,
         raise patch_error(f'{where}: "{member}" must name a field, not the '
                           'whole resource.')
     return parts
+
+
+def touched_fields(operations: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The top-level fields checked ``operations`` may change (those their
+    ``path`` and ``from`` start in; a ``test`` changes nothing)."""
+    return {pointer_parts(op, member, '')[0] for op in operations
+            if op.get('op') != 'test'
+            for member in ('path', 'from') if member in op}

@@ -20,13 +20,12 @@ InvalidDeclarationError` when the conversion is built, at import.
 
 from __future__ import annotations
 
-import difflib
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Optional
 
+from pecan_microversions.core.containers import DictOf, ListOf
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
-from pecan_microversions.core.patching import patched_copy
+from pecan_microversions.core.patching import patched_copy, same_json
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import (
     Computed,
@@ -188,7 +187,9 @@ class Conversion:
         for key, value in body.items():
             step = by_key.get(key)
             if step is None:
-                out[key] = value
+                # another name of a field the version names too: the
+                # version's value, converted, wins whatever the order
+                out.setdefault(key, value)
             elif step.compute is None:
                 out[step.name] = self._up_value(step, value, version)
         return out
@@ -198,10 +199,11 @@ class Conversion:
         """``newest`` with the edits that turned ``shown`` (its view at
         ``version``) into ``patched``; everything else of ``newest`` is kept.
 
-        A field the edit removed is left out of the result.
+        A field the edit removed is left out of the result.  Values are
+        compared as JSON (``1`` to ``true`` is a change).
 
         :raises ~pecan_microversions.core.errors.RequestError: the edit
-            changes a computed field.
+            changes or removes a computed field.
         """
         if not (isinstance(newest, Mapping) and isinstance(shown, Mapping)
                 and isinstance(patched, Mapping)):
@@ -211,17 +213,16 @@ class Conversion:
         for step in self._plans[version]:
             key = step.key
             if key not in patched:
-                if key in shown and step.compute is None:
+                if key in shown:
+                    if step.compute is not None:
+                        raise _computed(key, self.resource)
                     result.pop(step.name, None)
                 continue
             new = patched[key]
-            if key in shown and shown[key] == new:
+            if key in shown and same_json(shown[key], new):
                 continue
             if step.compute is not None:
-                raise RequestError(
-                    f'Field {key!r} of {self.resource} is computed and '
-                    'cannot be changed.',
-                    error_code='microversion.read_only_field')
+                raise _computed(key, self.resource)
             old = newest.get(step.name)
             if (step.nested is not None and key in shown and new is not None
                     and old is not None and shown[key] is not None):
@@ -230,7 +231,8 @@ class Conversion:
             else:
                 result[step.name] = self._up_value(step, new, version)
         for key, value in patched.items():
-            if key not in by_key and shown.get(key, _ABSENT) != value:
+            if key not in by_key and not same_json(shown.get(key, _ABSENT),
+                                                   value):
                 result[key] = value
         return result
 
@@ -273,6 +275,12 @@ class Conversion:
 _ABSENT = object()
 
 
+def _computed(key: str, resource: str) -> RequestError:
+    return RequestError(f'Field {key!r} of {resource} is computed and cannot '
+                        'be changed.',
+                        error_code='microversion.read_only_field')
+
+
 def _mapper(mapping: Mapping[Any, Any]) -> _Fn:
     table = dict(mapping)
 
@@ -283,105 +291,6 @@ def _mapper(mapping: Mapping[Any, Any]) -> _Fn:
             return value
     convert.table = table  # type: ignore[attr-defined]  # for inlining
     return convert
-
-
-class ListOf:
-    """Converts a list whose items ``item`` converts.
-
-    Merging pairs items by position when the edit kept the length (and did
-    not only reorder), and otherwise aligns the lists as ``diff`` does:
-    unchanged items keep everything, an edited item keeps what the
-    version cannot see of the item it replaced, an inserted one is
-    converted up.
-    """
-
-    def __init__(self, item: Converter) -> None:
-        self.item = item
-
-    def down(self, value: Any, version: Version) -> Any:
-        if not isinstance(value, list):
-            return value
-        return [self.item.down(v, version) if v is not None else v
-                for v in value]
-
-    def up(self, value: Any, version: Version) -> Any:
-        if not isinstance(value, list):
-            return value
-        return [self.item.up(v, version) if v is not None else v
-                for v in value]
-
-    def merge(self, newest: Any, shown: Any, patched: Any,
-              version: Version) -> Any:
-        if not (isinstance(newest, list) and isinstance(shown, list)
-                and isinstance(patched, list) and len(newest) == len(shown)):
-            return self.up(patched, version)
-        result: list[Any] = []
-        before = [_fingerprint(v) for v in shown]
-        after = [_fingerprint(v) for v in patched]
-        if len(before) == len(after) and sorted(before) != sorted(after):
-            opcodes: Sequence[tuple[str, int, int, int, int]] = [
-                ('replace', 0, len(before), 0, len(after))]
-        else:  # items inserted, removed or moved: align them
-            opcodes = difflib.SequenceMatcher(
-                None, before, after, autojunk=False).get_opcodes()
-        for tag, i1, i2, j1, j2 in opcodes:
-            if tag == 'equal':
-                result += newest[i1:i2]
-                continue
-            for offset, item in enumerate(patched[j1:j2]):
-                i = i1 + offset
-                if before[i:i + 1] == [after[j1 + offset]]:
-                    result.append(newest[i])
-                elif (tag == 'replace' and i < i2 and item is not None
-                        and shown[i] is not None and newest[i] is not None):
-                    result.append(self.item.merge(newest[i], shown[i], item,
-                                                  version))
-                else:
-                    result.append(None if item is None
-                                  else self.item.up(item, version))
-        return result
-
-
-def _fingerprint(value: Any) -> str:
-    """A comparable text of a JSON value (to align two lists)."""
-    return json.dumps(value, sort_keys=True, default=repr)
-
-
-class DictOf:
-    """Converts a dict whose values ``item`` converts."""
-
-    def __init__(self, item: Converter) -> None:
-        self.item = item
-
-    def down(self, value: Any, version: Version) -> Any:
-        if not isinstance(value, dict):
-            return value
-        return {k: self.item.down(v, version) if v is not None else v
-                for k, v in value.items()}
-
-    def up(self, value: Any, version: Version) -> Any:
-        if not isinstance(value, dict):
-            return value
-        return {k: self.item.up(v, version) if v is not None else v
-                for k, v in value.items()}
-
-    def merge(self, newest: Any, shown: Any, patched: Any,
-              version: Version) -> Any:
-        if not (isinstance(newest, dict) and isinstance(shown, dict)
-                and isinstance(patched, dict)):
-            return self.up(patched, version)
-        result = {}
-        for key, item in patched.items():
-            if key in shown and shown[key] == item:
-                result[key] = newest.get(key)
-            elif (key in shown and item is not None and shown[key] is not None
-                  and newest.get(key) is not None):
-                result[key] = self.item.merge(newest[key], shown[key], item,
-                                              version)
-            else:
-                result[key] = None if item is None else self.item.up(item,
-                                                                     version)
-        return result
 
 
 def _check_reads(resource: str, fields: Sequence[FieldSpec]) -> None:

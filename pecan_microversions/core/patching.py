@@ -1,19 +1,61 @@
-"""Applying a checked RFC 6902 patch to a copy of a JSON document."""
+"""Applying a checked RFC 6902 patch to a copy of a JSON document.
+
+A patch is small, but its ``copy`` operations copy values of the document:
+twenty ``copy /tags -> /tags/-`` double the list twenty times, and a
+thousand ``copy /a -> /a/b`` nest it a thousand levels deep.  The patched
+document is therefore bounded while the patch is applied:
+
+* its ``copy`` operations may copy at most :data:`MAX_COPIED` units in all
+  (every JSON value counts one, every string also its length, object keys
+  included: about the length of the JSON text), else a 400
+  ``microversion.patch_too_large``;
+* no value may end up nested more than :data:`MAX_DEPTH` levels of objects
+  and arrays deep (or deeper than the document already was), else a 400
+  ``microversion.body_too_deep``.
+
+The patched document is then at most the stored one, plus the values the
+patch itself carries, plus :data:`MAX_COPIED`.
+"""
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Optional
 
 import jsonpatch
 import jsonpointer
 
 from pecan_microversions.core.errors import RequestError
 
-__all__ = ['json_copy', 'patched_copy']
+__all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'body_too_deep',
+           'json_copy', 'patch_failed', 'patched_copy', 'same_json']
+
+#: The most a patch's ``copy`` operations may copy in all (see above).
+MAX_COPIED = 100_000
+#: The deepest a patch may nest a value (levels of objects and arrays).
+MAX_DEPTH = 100
+#: What applying a well-formed patch to a document it does not fit raises
+#: (a path through a string, ``-`` where no item is, ...): the client's
+#: error, a 400 ``microversion.patch_failed``.
+APPLY_ERRORS = (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException,
+                TypeError, KeyError, IndexError, AttributeError)
 
 #: JSON scalars: shared by a copy, as ``copy.deepcopy`` shares them.
 _SCALARS = frozenset([str, int, float, bool, type(None)])
+_CONTAINERS = (dict, list)
+_NUMBERS = (int, float)
+
+
+def patch_failed(exc: BaseException) -> RequestError:
+    """The 400 for a patch that does not fit the document."""
+    return RequestError(f'The patch cannot be applied: {exc}',
+                        error_code='microversion.patch_failed')
+
+
+def body_too_deep(detail: str = 'The JSON body is nested too deeply.'
+                  ) -> RequestError:
+    """The 400 for JSON nested deeper than the library goes."""
+    return RequestError(detail, error_code='microversion.body_too_deep')
 
 
 def patched_copy(document: Any, operations: list[dict[str, Any]]) -> Any:
@@ -21,15 +63,200 @@ def patched_copy(document: Any, operations: list[dict[str, Any]]) -> Any:
     ``document`` itself is left as it is.
 
     :raises ~pecan_microversions.core.errors.RequestError: the patch cannot
-        be applied (a missing path, a failed ``test``, ...).
+        be applied (a missing path, a failed ``test``, a path through a
+        string, ...: ``microversion.patch_failed``), copies more than
+        :data:`MAX_COPIED` or nests a value more than :data:`MAX_DEPTH`
+        levels deep.
     """
+    limits = _Limits(document)
     try:
-        return jsonpatch.apply_patch(json_copy(document), operations,
-                                     in_place=True)
-    except (jsonpatch.JsonPatchException,
-            jsonpointer.JsonPointerException) as exc:
-        raise RequestError(f'The patch cannot be applied: {exc}',
-                           error_code='microversion.patch_failed') from None
+        result = json_copy(document)
+        for operation in operations:
+            result = _apply(result, operation, limits)
+        if limits.moved_deeper:
+            limits.check_depth(0, result)
+    except APPLY_ERRORS as exc:
+        raise patch_failed(exc) from None
+    except RecursionError:
+        raise limits.too_deep() from None
+    return result
+
+
+def _apply(document: Any, operation: dict[str, Any], limits: _Limits) -> Any:
+    name = operation['op']
+    if name == 'copy':
+        value = _resolve(document, operation['from'])
+        limits.charge(value, _length(operation['path']))
+        return jsonpatch.AddOperation({
+            'op': 'add', 'path': operation['path'],
+            'value': json_copy(value)}).apply(document)
+    if name == 'test':
+        if not same_json(_resolve(document, operation['path']),
+                         operation['value'], numbers=True):
+            raise jsonpatch.JsonPatchTestFailed(
+                f'{operation["path"]!r} is not {operation["value"]!r}')
+        return document
+    _parent(document, operation['path'])
+    if name in ('add', 'replace'):
+        limits.check_depth(_length(operation['path']), operation['value'])
+        # the result shares nothing with the patch (nor one value twice)
+        operation = dict(operation, value=json_copy(operation['value']))
+    elif name == 'move':
+        _parent(document, operation['from'])
+        if _length(operation['path']) > _length(operation['from']):
+            limits.moved_deeper = True
+    return jsonpatch.JsonPatch.operations[name](operation).apply(document)
+
+
+def _length(pointer: str) -> int:
+    return pointer.count('/')
+
+
+def _parent(document: Any, pointer: str) -> None:
+    """Refuse a ``pointer`` whose last part is not inside an object or an
+    array (jsonpatch would index a string, or fail with a TypeError)."""
+    parent = _resolve(document, pointer.rpartition('/')[0])
+    if not isinstance(parent, (dict, list)):
+        raise jsonpatch.JsonPatchConflict(
+            f'{pointer!r}: {_parts(pointer)[-1]!r} is inside a '
+            f'{_json_type(parent)}, not an object or array')
+
+
+def _parts(pointer: str) -> list[str]:
+    if '~' not in pointer and pointer[:1] == '/':
+        return pointer[1:].split('/')
+    return list(jsonpointer.JsonPointer(pointer).parts)
+
+
+def _resolve(document: Any, pointer: str) -> Any:
+    """The value ``pointer`` names in ``document`` (RFC 6901: through
+    objects and arrays only; ``-`` names no item)."""
+    value = document
+    for part in _parts(pointer) if pointer else ():
+        if isinstance(value, dict):
+            if part not in value:
+                raise jsonpatch.JsonPatchConflict(
+                    f'{pointer!r}: no member {part!r}')
+            value = value[part]
+        elif isinstance(value, list):
+            if not (part.isdigit() and part.isascii()
+                    and (part == '0' or part[0] != '0')
+                    and int(part) < len(value)):
+                raise jsonpatch.JsonPatchConflict(
+                    f'{pointer!r}: {part!r} names no item of a list of '
+                    f'{len(value)}')
+            value = value[int(part)]
+        else:
+            raise jsonpatch.JsonPatchConflict(
+                f'{pointer!r}: {part!r} is inside a '
+                f'{_json_type(value)}, not an object or array')
+    return value
+
+
+def _json_type(value: Any) -> str:
+    return {str: 'string', bool: 'boolean', type(None): 'null', int: 'number',
+            float: 'number'}.get(type(value), type(value).__name__)
+
+
+class _Limits:
+    """What a patch has copied, and how deep it may nest values."""
+
+    def __init__(self, document: Any) -> None:
+        self.document = document
+        self.copied = 0
+        self.moved_deeper = False
+        self._allowed: Optional[int] = None
+
+    def charge(self, value: Any, landing: int) -> None:
+        """Count a copied ``value`` landing ``landing`` levels down."""
+        left = MAX_COPIED - self.copied
+        size, depth = _measure(value, left)
+        self.copied += size
+        if size > left:
+            raise RequestError(
+                f'The patch copies more than {MAX_COPIED:,} units of JSON '
+                '(values and string characters) in all; send the values '
+                'instead.', error_code='microversion.patch_too_large')
+        self._check(landing + depth)
+
+    def check_depth(self, landing: int, value: Any) -> None:
+        """Refuse ``value`` landing ``landing`` levels down if too deep."""
+        self._check(landing + (_measure(value, None)[1]
+                               if isinstance(value, _CONTAINERS) else 0))
+
+    def _check(self, depth: int) -> None:
+        if depth > MAX_DEPTH and depth > self._allowed_depth():
+            raise self.too_deep()
+
+    def _allowed_depth(self) -> int:
+        if self._allowed is None:  # only for a deep patch: rare
+            self._allowed = max(MAX_DEPTH, _measure(self.document, None)[1])
+        return self._allowed
+
+    def too_deep(self) -> RequestError:
+        return body_too_deep(f'The patched document would be nested more '
+                             f'than {MAX_DEPTH} levels deep.')
+
+
+def _measure(value: Any, limit: Optional[int]) -> tuple[int, int]:
+    """``value``'s size (values and string characters, keys included;
+    counting stops past ``limit``) and depth (levels of objects and
+    arrays), level by level, without recursion."""
+    size = depth = 0
+    level = [value]
+    while level:
+        below: list[Any] = []
+        containers = False
+        for item in level:
+            size += 1
+            if item.__class__ is str:
+                size += len(item)
+            elif isinstance(item, dict):
+                containers = True
+                size += sum(len(k) if k.__class__ is str else 1
+                            for k in item)
+                below.extend(item.values())
+            elif isinstance(item, (list, tuple)):
+                containers = True
+                below.extend(item)
+        if limit is not None and size > limit:
+            break
+        depth += containers
+        level = below
+    return size, depth
+
+
+def same_json(a: Any, b: Any, *, numbers: bool = False) -> bool:
+    """Whether ``a`` and ``b`` are the same JSON: same types all the way
+    down (``1``, ``1.0`` and ``true`` differ, though Python's ``==`` says
+    they are equal).  ``numbers``: an integer and a float of the same
+    value are the same number (as RFC 6902's ``test`` compares them).
+    Without recursion: any depth is compared."""
+    stack = [(a, b)]
+    while stack:
+        a, b = stack.pop()
+        if a is b:
+            continue
+        cls = a.__class__
+        if cls is not b.__class__:
+            if (numbers and cls in _NUMBERS and b.__class__ in _NUMBERS
+                    and a == b):
+                continue
+            return False
+        if cls is dict:
+            if len(a) != len(b):
+                return False
+            for key, item in a.items():
+                if key not in b:
+                    return False
+                stack.append((item, b[key]))
+        elif cls is list:
+            if len(a) != len(b):
+                return False
+            stack.extend(zip(a, b, strict=True))
+        elif not a == b:
+            return False
+    return True
 
 
 def json_copy(value: Any) -> Any:

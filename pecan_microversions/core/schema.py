@@ -43,6 +43,7 @@ from pecan_microversions.core.checking import (
     check_value,
     patch_error,
     pointer_parts,
+    touched_fields,
 )
 from pecan_microversions.core.contract import (
     ValueRange,
@@ -51,13 +52,15 @@ from pecan_microversions.core.contract import (
 )
 from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
-from pecan_microversions.core.patching import patched_copy
-from pecan_microversions.core.registry import VersionRegistry
-from pecan_microversions.core.representations import (
-    Change,
-    FieldSpec,
-    Renamed,
+from pecan_microversions.core.field_rules import (
+    check_field,
+    check_value_maps,
+    conversion_specs,
+    rename_groups,
 )
+from pecan_microversions.core.patching import patched_copy, same_json
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.representations import Change, Renamed
 from pecan_microversions.core.version import Version, VersionLike
 
 __all__ = ['Field', 'Schema', 'field']
@@ -106,8 +109,10 @@ class Schema:
     :param resource: the resource's name in the registry and in errors.
     :param fields: ``{public name: field(...)}``.
     :raises ~pecan_microversions.core.errors.RegistryError: a bound is not in
-        the history, a range is inverted, a rename is wrong, or
-        ``resource`` already has fields in the registry.
+        the history, a range is inverted, a rename is wrong, a field is both
+        mandatory and read-only, a ``ValueMap`` shows a version a value its
+        ``values`` forbid there, or ``resource`` already has fields in the
+        registry.
     """
 
     def __init__(self, registry: VersionRegistry, resource: str,
@@ -128,15 +133,18 @@ class Schema:
                 raise InvalidDeclarationError(
                     f'Schema {resource!r}: {name} must be a field(...), not '
                     f'{spec!r}.')
+            check_field(f'Schema {resource!r}: {name}', spec)
             self.ranges[name], rule = declare_ranged(
                 registry, 'field', resource, name, spec.min_version,
                 spec.max_version, spec.values)
             if rule is not None:
                 self.values[name] = rule
-        self.groups = _rename_groups(resource, self.fields, self.ranges)
+        self.groups = rename_groups(resource, self.fields, self.ranges)
         #: converts documents between versions (see :meth:`patch_newest`)
-        self.conversion = Conversion(registry, resource, _specs(
+        self.conversion = Conversion(registry, resource, conversion_specs(
             self.fields, self.groups, self.ranges))
+        check_value_maps(self.conversion, self.values,
+                         lambda name: f'Schema {resource!r}: {name}')
         #: the fields each version has
         self.visible = {v: frozenset(n for n, r in self.ranges.items()
                                      if v.matches(*r))
@@ -146,6 +154,18 @@ class Schema:
             v: tuple(n for n in self.fields
                      if self.fields[n].mandatory and n in self.visible[v])
             for v in registry.versions}
+        #: the computed fields each version has (they cannot change)
+        self.computed = {v: frozenset(s.key for s in self.conversion.plan(v)
+                                      if s.compute is not None)
+                         for v in registry.versions}
+        #: each rename group, with the name each version shows it under
+        self._shown = {v: tuple((n, g) for g in self.groups for n in g
+                                if n in self.visible[v])
+                       for v in registry.versions}
+        #: rename groups whose versions see different values (changes=)
+        self._converted = frozenset(
+            g for g in self.groups if any(not isinstance(c, Renamed)
+                                          for c in self.fields[g[0]].changes))
 
     def __repr__(self) -> str:
         return f'<Schema {self.resource} ({len(self.fields)} fields)>'
@@ -190,8 +210,12 @@ class Schema:
         Refuses (naming the field) an unknown or read-only field, a field
         ``version`` lacks (the registry's ``unavailable_status``), a value
         outside its range, ``null`` or nothing for a mandatory field.  The
-        copy returned carries a renamed field's value under every name, and
-        leaves out the nulls the registry's ``null_as_absent`` accepted.
+        copy returned carries a renamed field's value under every name
+        (when the field's values change between versions: under the newest
+        name, the value converted up to the newest representation, as
+        :meth:`~pecan_microversions.core.conversion.Conversion.up` gives
+        it), and leaves out the nulls the registry's ``null_as_absent``
+        accepted.
 
         :raises ~pecan_microversions.core.errors.RequestError: naming the problem.
         """
@@ -209,19 +233,29 @@ class Schema:
                 result[name] = value
         check_present(self.mandatory[version], result)
         for group in self.groups:
-            held = next((result[n] for n in group if n in result), _MISSING)
-            if held is not _MISSING:
-                for name in group:
-                    result.setdefault(name, held)
+            sent = next((n for n in group if n in result), None)
+            if sent is None:
+                continue
+            if group in self._converted:
+                if sent != group[0]:
+                    newest = self.conversion.up({sent: result[sent]}, version)
+                    if group[0] in newest:
+                        result[group[0]] = newest[group[0]]
+                continue
+            for name in group:
+                result.setdefault(name, result[sent])
         return result
 
     def check_patch(self, patch: Any, version: Version) -> list[dict[str, Any]]:
         """Check an RFC 6902 patch of this resource; return its operations.
 
         Every ``path`` and ``from`` must name a field ``version`` has (a
-        path below a field is free-form); a read-only field cannot change,
-        a mandatory one cannot be removed or set to null; the values of
-        ``add`` and ``replace`` are checked as in :meth:`check_body`.
+        path below a field is free-form, but ``-`` may only end the path
+        of an ``add``, ``copy`` or ``move``); a read-only or computed field
+        cannot change, a mandatory one cannot be removed or set to null;
+        the values of ``add`` and ``replace`` are checked as in
+        :meth:`check_body`.  ``copy`` and ``move`` bring values this cannot
+        see: :meth:`apply_patch` and :meth:`patch_newest` judge them.
 
         :raises ~pecan_microversions.core.errors.RequestError: naming the operation.
         """
@@ -245,7 +279,8 @@ class Schema:
             target, whole = self._pointer(
                 op, 'path', where, version, changes=name != 'test',
                 removes=name == 'remove' or (name in ('add', 'replace')
-                                             and value is None))
+                                             and value is None),
+                appends=name in ('add', 'copy', 'move'))
             if name in ('add', 'replace') and whole:
                 check_value(self, target, value, version, target)
         return list(patch)
@@ -253,28 +288,78 @@ class Schema:
     def apply_patch(self, document: Mapping[str, Any], patch: Any,
                     version: Version) -> dict[str, Any]:
         """:meth:`check_patch`, then apply the patch to a copy of
-        ``document``; return the copy.
+        ``document`` as ``version`` names its fields; return the copy.
+
+        A renamed field is patched under the version's name whichever name
+        ``document`` holds it under, and a change to it is written under
+        every name ``document`` holds it under (all of them after
+        :meth:`check_body`), so every version sees it.  What the patch
+        changed is judged as if the client had sent it: a value a ``copy``
+        or ``move`` brings must be allowed at ``version``, and a mandatory
+        field cannot end up null or absent.
 
         :raises ~pecan_microversions.core.errors.RequestError: the patch is refused
             or cannot be applied (a missing path, a failed ``test``, ...).
         """
-        result: dict[str, Any] = patched_copy(
-            dict(document), self.check_patch(patch, version))
+        operations = self.check_patch(patch, version)
+        shown = self._shown[version]
+        view = dict(document)
+        for name, group in shown:
+            if name not in view:
+                held = next((document[n] for n in group if n in document),
+                            _MISSING)
+                if held is not _MISSING:
+                    view[name] = held
+        result: dict[str, Any] = patched_copy(view, operations)
+        self._check_effect(view, result, operations, version)
+        for name, group in shown:
+            after = result.get(name, _MISSING)
+            changed = not same_json(view.get(name, _MISSING), after)
+            held = [n for n in group if n in document] or [name]
+            for other in group:  # the names the document held, and no other
+                if other in held and changed and after is not _MISSING:
+                    result[other] = after
+                elif other not in held or changed:
+                    result.pop(other, None)
         return result
 
     def patch_newest(self, newest: Mapping[str, Any], patch: Any,
                      version: Version) -> dict[str, Any]:
         """:meth:`check_patch`, then apply the patch to what ``version``
         shows of the newest document and write it back, keeping every
-        field the version cannot see; return the new newest document."""
-        return self.conversion.apply_patch(
-            newest, self.check_patch(patch, version), version)
+        field the version cannot see; return the new newest document.
+        What the patch changed is judged as by :meth:`apply_patch`."""
+        operations = self.check_patch(patch, version)
+        shown = self.conversion.down(newest, version)
+        patched = patched_copy(shown, operations)
+        self._check_effect(shown, patched, operations, version)
+        return self.conversion.merge(newest, shown, patched, version)
+
+    def _check_effect(self, before: Mapping[str, Any],
+                      after: Mapping[str, Any],
+                      operations: list[dict[str, Any]],
+                      version: Version) -> None:
+        """Judge each field the patch changed (``before`` and ``after``
+        name fields as ``version`` does) as a body's: its value must be
+        allowed at ``version``; a mandatory field cannot be null or
+        absent."""
+        for name in touched_fields(operations):
+            new = after.get(name, _MISSING)
+            if same_json(before.get(name, _MISSING), new):
+                continue
+            if new is _MISSING or new is None:
+                if name in self.mandatory[version]:
+                    raise RequestError(
+                        f'Mandatory field {name!r} cannot be removed or set '
+                        'to null.', error_code='microversion.missing_field')
+                continue
+            check_value(self, name, new, version, name)
 
     # -- helpers --------------------------------------------------------------
 
     def _pointer(self, op: Mapping[str, Any], member: str, where: str,
-                 version: Version, *, changes: bool, removes: bool
-                 ) -> tuple[str, bool]:
+                 version: Version, *, changes: bool, removes: bool,
+                 appends: bool = False) -> tuple[str, bool]:
         """The field a pointer names, and whether it names the whole field."""
         parts = pointer_parts(op, member, where)
         pointer = op[member]
@@ -283,10 +368,21 @@ class Schema:
         if spec is None:
             raise RequestError(f'{where}: unknown field {name!r} in {pointer!r}.',
                            error_code='microversion.unknown_field')
+        if '-' in parts[1:-1] or (parts[-1] == '-' and not whole
+                                  and not appends):
+            # values below a field are free-form: "-" is refused wherever
+            # it could not end an array's path
+            raise patch_error(f'{where}: "-" in {pointer!r} names no item; '
+                              'it only ends the path of an add, copy or '
+                              'move.')
         check_available(self, name, version, name)
         if changes and spec.readonly:
             raise RequestError(f'{where}: field {name!r} is read-only.',
                            error_code='microversion.read_only_field')
+        if changes and name in self.computed[version]:
+            raise RequestError(f'{where}: field {name!r} of {self.resource} '
+                               'is computed and cannot be changed.',
+                               error_code='microversion.read_only_field')
         if removes and whole and spec.mandatory:
             raise RequestError(f'{where}: mandatory field {name!r} cannot be '
                            'removed or set to null.',
@@ -295,60 +391,3 @@ class Schema:
 
 
 _MISSING = object()
-
-
-def _rename_groups(resource: str, fields: Mapping[str, Field],
-                   ranges: Mapping[str, tuple[Optional[Version],
-                                              Optional[Version]]]
-                   ) -> tuple[tuple[str, ...], ...]:
-    """Chains of renames, newest name first, checked."""
-    parent: dict[str, str] = {}
-    for name, spec in fields.items():
-        old = spec.replaces
-        if old is None:
-            continue
-        where = f'Schema {resource!r}: {name}'
-        if old not in fields or old == name:
-            raise InvalidDeclarationError(
-                f'{where} replaces {old!r}, which is not another field.')
-        if old in parent.values():
-            raise InvalidDeclarationError(
-                f'{where} replaces {old!r}, which another field already '
-                'replaces.')
-        new_low, old_high = ranges[name][0], ranges[old][1]
-        if new_low is None or old_high is None or old_high >= new_low:
-            raise InvalidDeclarationError(
-                f'{where} replaces {old!r}: {old!r} needs a max_version '
-                f'before {name!r}\'s min_version (got {old_high} and '
-                f'{new_low}).')
-        parent[name] = old
-    groups = []
-    for name in _newest(parent):
-        chain = [name]
-        while chain[-1] in parent:
-            chain.append(parent[chain[-1]])
-        groups.append(tuple(chain))
-    return tuple(groups)
-
-
-def _specs(fields: Mapping[str, Field], groups: tuple[tuple[str, ...], ...],
-           ranges: Mapping[str, tuple[Optional[Version], Optional[Version]]]
-           ) -> list[FieldSpec]:
-    """The fields for conversion: a rename chain is its newest field."""
-    chains = {group[0]: group[1:] for group in groups}
-    older = {name for group in groups for name in group[1:]}
-    specs = []
-    for name, spec in fields.items():
-        if name in older:
-            continue
-        low, high = ranges[name]
-        changes = list(spec.changes)
-        for old in chains.get(name, ()):
-            changes.append(Renamed(old, ranges[old][1]))  # type: ignore[arg-type]
-            low = ranges[old][0]
-        specs.append(FieldSpec(name, low, high, tuple(changes)))
-    return specs
-
-
-def _newest(parent: Mapping[str, str]) -> Iterable[str]:
-    return [name for name in parent if name not in parent.values()]

@@ -1,9 +1,12 @@
-"""The WSME field functions at the current request's version.
+"""The field functions at the current request's version.
 
 Each takes the same arguments as its framework-free counterpart in
 :mod:`pecan_microversions.wsme`, with ``version`` defaulting to
 ``pecan.request``'s, and raises :class:`~pecan_microversions.pecan.errors.
-APIError`, which Pecan answers wherever it is raised.
+APIError`, which Pecan answers wherever it is raised.  Given a plain-dict
+:class:`~pecan_microversions.core.schema.Schema` instead of a WSME type,
+each calls the schema's method of the same name (``response_json``: its
+``filter``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.schema import Schema
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version
@@ -33,14 +37,20 @@ def filter_response(obj: Any, version: Optional[Version] = None) -> Any:
 
 
 def check_body(datatype: Any, data: Any,
-               version: Optional[Version] = None) -> None:
+               version: Optional[Version] = None) -> Any:
     """Reject fields of ``data`` (parsed JSON) that ``version`` lacks.
 
-    See :func:`pecan_microversions.wsme.checking.check_body`.
+    See :func:`pecan_microversions.wsme.checking.check_body`; returns
+    ``None``, or for a :class:`~pecan_microversions.core.schema.Schema` the
+    body ready for the service (:meth:`~pecan_microversions.core.schema.
+    Schema.check_body`).
     """
+    version = get_version() if version is None else version
     try:
-        checking.check_body(datatype, data,
-                            get_version() if version is None else version)
+        if isinstance(datatype, Schema):
+            return datatype.check_body(data, version)
+        checking.check_body(datatype, data, version)
+        return None
     except RequestError as exc:
         raise APIError.from_error(exc) from None
 
@@ -49,9 +59,11 @@ def check_patch(datatype: Any, patch: Any,
                 version: Optional[Version] = None) -> list[dict[str, Any]]:
     """Check an RFC 6902 patch of a ``datatype`` resource; return it as
     dicts.  See :func:`pecan_microversions.wsme.checking.check_patch`."""
+    version = get_version() if version is None else version
     try:
-        return checking.check_patch(
-            datatype, patch, get_version() if version is None else version)
+        if isinstance(datatype, Schema):
+            return datatype.check_patch(patch, version)
+        return checking.check_patch(datatype, patch, version)
     except RequestError as exc:
         raise APIError.from_error(exc) from None
 
@@ -60,10 +72,11 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
                 version: Optional[Version] = None) -> dict[str, Any]:
     """Check ``patch``, apply it to a copy of ``document``, check its effect.
     See :func:`pecan_microversions.wsme.patching.apply_patch`."""
+    version = get_version() if version is None else version
     try:
-        return patching.apply_patch(
-            datatype, document, patch,
-            get_version() if version is None else version)
+        if isinstance(datatype, Schema):
+            return datatype.apply_patch(document, patch, version)
+        return patching.apply_patch(datatype, document, patch, version)
     except RequestError as exc:
         raise APIError.from_error(exc) from None
 
@@ -73,10 +86,11 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
     """Apply a JSON patch sent at ``version`` to the resource's newest JSON,
     keeping every field the version cannot see; return the patched newest
     JSON.  See :func:`pecan_microversions.wsme.conversion.patch_newest`."""
+    version = get_version() if version is None else version
     try:
-        return conversion.patch_newest(
-            datatype, newest, patch,
-            get_version() if version is None else version)
+        if isinstance(datatype, Schema):
+            return datatype.patch_newest(newest, patch, version)
+        return conversion.patch_newest(datatype, newest, patch, version)
     except RequestError as exc:
         raise APIError.from_error(exc) from None
 
@@ -87,5 +101,7 @@ def response_json(datatype: Any, value: Any,
     dict of them) holding the newest representation: hidden fields left
     out, old names, values and types, computed fields.  For methods exposed
     with ``pecan.expose('json')``; ``versioned_wsexpose`` does it for you."""
-    return view(datatype, get_version() if version is None else version)(
-        value)
+    version = get_version() if version is None else version
+    if isinstance(datatype, Schema):
+        return datatype.filter(value, version)
+    return view(datatype, version)(value)

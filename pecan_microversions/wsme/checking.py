@@ -31,6 +31,7 @@ from pecan_microversions.core.checking import (
 )
 from pecan_microversions.core.contract import ValueRule
 from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.patching import body_too_deep
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.fields import Binding, binding_of
 from pecan_microversions.wsme.values import check_json_value
@@ -381,12 +382,6 @@ def _as_dict(op: Any, index: int) -> dict[str, Any]:
     if not isinstance(op, dict):
         raise patch_error(f'Patch operation #{index} must be a JSON object.')
     return op
-
-
-def body_too_deep() -> RequestError:
-    """The error for JSON nested deeper than the parser goes."""
-    return RequestError('The JSON body is nested too deeply.',
-                    error_code='microversion.body_too_deep')
 
 
 def join_label(label: str, name: str) -> str:

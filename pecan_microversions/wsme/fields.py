@@ -38,6 +38,7 @@ from pecan_microversions.core.errors import (
     InvalidVersion,
     UnknownVersionError,
 )
+from pecan_microversions.core.field_rules import check_value_maps
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import Change
 from pecan_microversions.core.version import (
@@ -215,6 +216,9 @@ class Binding:
         #: The fields for conversion; their changes are checked at import.
         self.fields = field_specs(attributes, groups, self.ranges)
         self.conversion = Conversion(registry, resource, self.fields)
+        check_value_maps(self.conversion, self.values,
+                         lambda name: f'{cls.__qualname__}.'
+                                      f'{self.by_name[name].key}')
         self.versioned = (any(self.hidden.values()) or bool(groups)
                           or self.conversion.changes_values)
         self.retyped = older_types(registry, self.fields)

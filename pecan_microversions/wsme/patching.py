@@ -15,13 +15,16 @@ import json
 from collections.abc import Mapping
 from typing import Any, Optional
 
-import jsonpatch
-import jsonpointer
 from wsme import types as wtypes
 
 from pecan_microversions.core.checking import check_available, check_value
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.patching import patched_copy
+from pecan_microversions.core.patching import (
+    APPLY_ERRORS,
+    patch_failed,
+    patched_copy,
+    same_json,
+)
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
     attributes_by_name,
@@ -57,17 +60,11 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
         operations = check_operations(datatype, patch, version, True)
         result = patched_copy(dict(document), operations)
         _check_effect(datatype, document, result, version, '', None)
-    except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException,
-            TypeError, KeyError, IndexError, AttributeError) as exc:
-        raise RequestError(f'The patch cannot be applied: {exc}', status=400,
-                           error_code='microversion.patch_failed') from None
+    except APPLY_ERRORS as exc:
+        raise patch_failed(exc) from None
     except RecursionError:
         raise body_too_deep() from None
     return result
-
-
-def _same(before: Any, after: Any) -> bool:
-    return type(before) is type(after) and before == after
 
 
 def _check_effect(datatype: Any, before: Any, after: Any, version: Version,
@@ -75,7 +72,7 @@ def _check_effect(datatype: Any, before: Any, after: Any, version: Version,
     """Check what changed from ``before`` to ``after``; what the patch left
     alone is not judged.  List items already in the list (moved within it)
     are not new."""
-    if before is not _ABSENT and _same(before, after):
+    if before is not _ABSENT and same_json(before, after):
         return
     if isinstance(datatype, wtypes.ArrayType) and isinstance(
             before, list) and isinstance(after, list):
@@ -123,7 +120,7 @@ def _check_object(datatype: type, before: dict[str, Any],
     attributes = attributes_by_name(datatype)
     for name in list(before) + [k for k in after if k not in before]:
         old, new = before.get(name, _ABSENT), after.get(name, _ABSENT)
-        if _same(old, new):
+        if same_json(old, new):
             continue
         field = join_label(label, name)
         attr = attributes.get(name)

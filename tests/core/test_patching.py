@@ -6,7 +6,13 @@ import json
 import pytest
 
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.patching import json_copy, patched_copy
+from pecan_microversions.core.patching import (
+    MAX_COPIED,
+    MAX_DEPTH,
+    json_copy,
+    patched_copy,
+    same_json,
+)
 
 
 def test_json_copy_copies_containers_and_keeps_scalars():
@@ -52,3 +58,128 @@ def test_a_patch_that_cannot_be_applied_is_a_400(operation):
     assert raised.value.code == 400
     assert raised.value.error_code == 'microversion.patch_failed'
     assert document == {'name': 'n', 'tags': ['a']}
+
+
+def _code(call):
+    with pytest.raises(RequestError) as raised:
+        call()
+    return raised.value.code, raised.value.error_code
+
+
+@pytest.mark.parametrize('operation', [
+    {'op': 'copy', 'from': '/tags/-', 'path': '/x'},
+    {'op': 'move', 'from': '/tags/-', 'path': '/x'},
+    {'op': 'test', 'path': '/tags/-', 'value': 'a'},
+    {'op': 'remove', 'path': '/name/0'},
+    {'op': 'replace', 'path': '/name/0', 'value': 'x'},
+    {'op': 'add', 'path': '/name/0', 'value': 'x'},
+    {'op': 'copy', 'from': '/name/0', 'path': '/x'},
+    {'op': 'move', 'from': '/name/0', 'path': '/x'},
+    {'op': 'test', 'path': '/name/0', 'value': 'n'},
+    {'op': 'copy', 'from': '/count/x', 'path': '/x'},
+    {'op': 'remove', 'path': '/tags/-'},
+    {'op': 'remove', 'path': '/tags/-/x'},
+    {'op': 'add', 'path': '/tags/01', 'value': 'x'},
+    {'op': 'copy', 'from': '/tags/01', 'path': '/x'},
+    {'op': 'copy', 'path': '/x'},
+    {'op': 'test', 'path': '/name'},
+    {'op': 'add', 'path': 'name', 'value': 1},
+])
+def test_a_well_formed_patch_that_does_not_fit_is_a_400_not_a_500(operation):
+    # jsonpatch raises TypeError, KeyError... or indexes into the string.
+    document = {'name': 'n', 'tags': ['a'], 'count': 5}
+    assert _code(lambda: patched_copy(document, [operation])) == (
+        400, 'microversion.patch_failed')
+    assert document == {'name': 'n', 'tags': ['a'], 'count': 5}
+
+
+def test_values_are_compared_as_json():
+    assert same_json({'a': [1, {'b': None}]}, {'a': [1, {'b': None}]})
+    for a, b in [(1, True), (0, False), (1, 1.0), ([1, 0], [True, False]),
+                 ({'a': 1}, {'a': True}), ({'a': 1}, {'b': 1}), ([1], [1, 1]),
+                 ('1', 1), (None, False)]:
+        assert not same_json(a, b) and not same_json(b, a)
+    assert same_json(1, 1.0, numbers=True)
+    assert not same_json(1, True, numbers=True)
+    assert same_json(_nested(5000), _nested(5000))  # no recursion
+    assert not same_json(_nested(5000), _nested(4999))
+
+
+def _nested(depth):
+    top = inner = []
+    for _ in range(depth):
+        inner.append([])
+        inner = inner[0]
+    return top
+
+
+@pytest.mark.parametrize('document, value, equal', [
+    ({'n': 1}, True, False), ({'n': 0}, False, False), ({'n': 1}, 1.0, True),
+    ({'n': [1]}, [True], False), ({'n': True}, True, True)])
+def test_the_test_operation_compares_json_types(document, value, equal):
+    patch = [{'op': 'test', 'path': '/n', 'value': value}]
+    if equal:
+        assert patched_copy(document, patch) == document
+    else:
+        assert _code(lambda: patched_copy(document, patch)) == (
+            400, 'microversion.patch_failed')
+
+
+def test_copies_are_bounded():
+    # Each copy doubles the list: 20 operations of a 1 KB body made 7 MB.
+    patch = [{'op': 'copy', 'from': '/tags', 'path': '/tags/-'}] * 20
+    assert _code(lambda: patched_copy({'tags': ['x']}, patch)) == (
+        400, 'microversion.patch_too_large')
+    big = {'text': 'x' * MAX_COPIED}
+    assert _code(lambda: patched_copy(big, [
+        {'op': 'copy', 'from': '/text', 'path': '/again'}])) == (
+        400, 'microversion.patch_too_large')
+    # what the patch carries itself is the server's body limit's business
+    assert patched_copy({}, [{'op': 'add', 'path': '/text',
+                              'value': 'x' * MAX_COPIED}])['text'] == \
+        'x' * MAX_COPIED
+    half = {'a': 'x' * (MAX_COPIED // 2 - 10)}
+    assert patched_copy(half, [{'op': 'copy', 'from': '/a', 'path': '/b'}])
+
+
+@pytest.mark.parametrize('patch', [
+    [{'op': 'copy', 'from': '/notes', 'path': '/notes/a'}] * 1200,
+    [{'op': 'add', 'path': '/notes', 'value': {'x': _nested(50)}}] +
+    [{'op': 'copy', 'from': '/notes', 'path': '/notes/a'}] * 60,
+    [{'op': 'add', 'path': '/wrap', 'value': {}},
+     {'op': 'move', 'from': '/notes', 'path': '/wrap/notes'},
+     {'op': 'move', 'from': '/wrap', 'path': '/notes'}] * 150,
+])
+def test_a_shallow_patch_cannot_nest_a_value_too_deep(patch):
+    # 1200 copies of /notes into /notes/a: a RecursionError, a 500, before.
+    assert _code(lambda: patched_copy({'notes': {}}, patch)) == (
+        400, 'microversion.body_too_deep')
+
+
+def test_a_deep_value_is_refused_and_a_deep_document_can_still_be_patched():
+    deep = {}
+    inner = deep
+    for _ in range(MAX_DEPTH):
+        inner['a'] = {}
+        inner = inner['a']
+    assert _code(lambda: patched_copy({}, [
+        {'op': 'add', 'path': '/x', 'value': deep}])) == (
+        400, 'microversion.body_too_deep')
+    # a document already deeper than the limit: a patch that does not
+    # nest it deeper applies
+    stored = {'x': deep}
+    assert patched_copy(stored, [{'op': 'add', 'path': '/y', 'value': 1},
+                                 {'op': 'copy', 'from': '/x/a',
+                                  'path': '/z'}])['y'] == 1
+    assert _code(lambda: patched_copy(stored, [
+        {'op': 'add', 'path': '/x/b', 'value': deep}])) == (
+        400, 'microversion.body_too_deep')
+
+
+def test_added_values_are_copied():
+    value = {'k': ['v']}
+    patch = [{'op': 'add', 'path': '/a', 'value': value},
+             {'op': 'add', 'path': '/b', 'value': value}]
+    patched = patched_copy({}, patch)
+    patched['a']['k'].append('w')
+    assert patched['b'] == {'k': ['v']} and value == {'k': ['v']}

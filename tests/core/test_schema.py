@@ -1,14 +1,19 @@
 """Schema: the field declarations for plain-dict resources."""
 
+import re
+
 import pytest
 
 from pecan_microversions import (
     Computed,
     RequestError,
+    Retype,
+    ValueMap,
     Version,
     VersionRegistry,
 )
 from pecan_microversions.core.errors import InvalidDeclarationError, UnknownVersionError
+from pecan_microversions.core.patching import same_json
 from pecan_microversions.core.schema import Schema, field
 
 V10, V11, V12, V13 = (Version(1, n) for n in range(4))
@@ -171,3 +176,258 @@ def test_a_computed_field_reads_only_what_it_declares():
         Schema(VersionRegistry('t', [('1.0', 'a'), ('1.1', 'b')]), 'thing', {
             'state': field(), 'seen': field(max_version='1.0', changes=[
                 Computed(len, reads=['nope'])])})
+
+
+# -- patches judged by their effect (copy, move, nested paths) -------------
+
+BOOK = {'id': 1, 'title': 't', 'writer': 'w', 'author': 'w', 'colour': 'c',
+        'format': 'paper', 'notes': 'ebook', 'tags': ['clay', None]}
+
+
+def _book():
+    """_schema()'s book, with free-form notes and tags."""
+    registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b'),
+                                         ('1.2', 'c'), ('1.3', 'd')])
+    return Schema(registry, 'book', {
+        'id': field(readonly=True),
+        'title': field(mandatory=True),
+        'author': field(max_version='1.1'),
+        'writer': field(min_version='1.2', replaces='author'),
+        'colour': field(min_version='1.1'),
+        'format': field(values={'paper': None, 'ebook': '1.3',
+                                'scroll': (None, '1.1')}),
+        'notes': field(),
+        'tags': field(),
+    })
+
+
+@pytest.mark.parametrize('patch, version, code', [
+    # copy and move cannot bring what add and replace may not send
+    ([{'op': 'copy', 'from': '/notes', 'path': '/format'}], V12,
+     'microversion.value_unavailable'),
+    ([{'op': 'move', 'from': '/notes', 'path': '/format'}], V12,
+     'microversion.value_unavailable'),
+    ([{'op': 'move', 'from': '/tags/0', 'path': '/format'}], V13,
+     'microversion.invalid_value'),
+    ([{'op': 'copy', 'from': '/tags', 'path': '/format'}], V13,
+     'microversion.invalid_value'),
+    ([{'op': 'copy', 'from': '/tags/1', 'path': '/title'}], V13,
+     'microversion.missing_field'),
+    ([{'op': 'move', 'from': '/tags/1', 'path': '/title'}], V13,
+     'microversion.missing_field'),
+    # a change below a field is judged on the field's new value
+    ([{'op': 'add', 'path': '/format', 'value': {}},
+      {'op': 'add', 'path': '/format/x', 'value': 'paper'}], V13,
+     'microversion.invalid_value'),
+])
+def test_copy_and_move_are_judged_by_their_effect(patch, version, code):
+    schema = _book()
+    _refused(lambda: schema.apply_patch(BOOK, patch, version), code)
+    assert BOOK['format'] == 'paper'
+
+
+def test_copy_and_move_of_allowed_values_apply():
+    schema = _book()
+    patched = schema.apply_patch(BOOK, [
+        {'op': 'copy', 'from': '/notes', 'path': '/format'},
+        {'op': 'move', 'from': '/tags/0', 'path': '/colour'}], V13)
+    assert (patched['format'], patched['colour'], patched['tags']) == (
+        'ebook', 'clay', [None])
+    # a value left as it was is not judged again
+    stored = dict(BOOK, format='clay')
+    assert schema.apply_patch(stored, [
+        {'op': 'replace', 'path': '/colour', 'value': 'x'}], V13)[
+        'format'] == 'clay'
+
+
+@pytest.mark.parametrize('patch', [
+    [{'op': 'copy', 'from': '/tags/-', 'path': '/colour'}],
+    [{'op': 'move', 'from': '/tags/-', 'path': '/colour'}],
+    [{'op': 'remove', 'path': '/tags/-'}],
+    [{'op': 'replace', 'path': '/tags/-', 'value': 1}],
+    [{'op': 'test', 'path': '/tags/-', 'value': 1}],
+    [{'op': 'add', 'path': '/tags/-/x', 'value': 1}],
+])
+def test_a_dash_only_ends_an_add_copy_or_move_path(patch):
+    detail = _refused(lambda: _book().apply_patch(BOOK, patch, V13),
+                      'microversion.invalid_patch')
+    assert '"-"' in detail
+    assert _book().apply_patch(BOOK, [
+        {'op': 'copy', 'from': '/colour', 'path': '/tags/-'}], V13)[
+        'tags'] == ['clay', None, 'c']
+
+
+@pytest.mark.parametrize('patch', [
+    [{'op': 'remove', 'path': '/colour/0'}],
+    [{'op': 'copy', 'from': '/colour/0', 'path': '/tags/-'}],
+    [{'op': 'copy', 'from': '/colour/x', 'path': '/tags/-'}],
+    [{'op': 'move', 'from': '/colour/0', 'path': '/tags/-'}],
+    [{'op': 'replace', 'path': '/tags/0/x', 'value': 1}],
+])
+def test_a_path_through_a_string_is_a_400_not_a_500(patch):
+    schema = _book()
+    _refused(lambda: schema.apply_patch(BOOK, patch, V13),
+             'microversion.patch_failed')
+    _refused(lambda: schema.patch_newest(BOOK, patch, V13),
+             'microversion.patch_failed')
+
+
+@pytest.mark.parametrize('method', ['apply_patch', 'patch_newest'])
+def test_patches_are_bounded_in_size_and_depth(method):
+    apply = getattr(_book(), method)
+    double = [{'op': 'copy', 'from': '/tags', 'path': '/tags/-'}] * 20
+    nest = [{'op': 'copy', 'from': '/notes', 'path': '/notes/a'}] * 1200
+    _refused(lambda: apply(BOOK, double, V13), 'microversion.patch_too_large')
+    _refused(lambda: apply(dict(BOOK, notes={}), nest, V13),
+             'microversion.body_too_deep')
+
+
+# -- renamed fields: one value for every name -------------------------------
+
+def test_a_patch_of_a_renamed_field_shows_at_every_version():
+    schema = _schema()
+    stored = schema.check_body({'title': 't', 'writer': 'orig'}, V12)
+    stored = schema.apply_patch(stored, [
+        {'op': 'replace', 'path': '/writer', 'value': 'new'}], V12)
+    assert schema.filter(stored, V10)['author'] == 'new'
+    stored = schema.apply_patch(stored, [
+        {'op': 'replace', 'path': '/author', 'value': 'older'}], V10)
+    assert schema.filter(stored, V12)['writer'] == 'older'
+    assert stored['writer'] == stored['author'] == 'older'
+    removed = schema.apply_patch(stored, [
+        {'op': 'remove', 'path': '/author'}], V11)
+    assert 'author' not in removed and 'writer' not in removed
+
+
+@pytest.mark.parametrize('operation', [
+    {'op': 'replace', 'path': '/author', 'value': 'x'},
+    {'op': 'add', 'path': '/author', 'value': 'x'},
+])
+def test_the_old_name_patches_a_document_holding_the_new_one(operation):
+    schema = _schema()
+    stored = {'title': 't', 'writer': 'orig'}
+    patched = schema.apply_patch(stored, [operation], V10)
+    assert patched == {'title': 't', 'writer': 'x'}  # the same keys
+    assert schema.filter(patched, V12)['writer'] == 'x'
+    # a patch that leaves it alone leaves the keys alone
+    assert schema.apply_patch(stored, [
+        {'op': 'test', 'path': '/author', 'value': 'orig'},
+        {'op': 'replace', 'path': '/title', 'value': 'u'}], V10) == {
+        'title': 'u', 'writer': 'orig'}
+
+
+def test_a_renamed_and_converted_field_reaches_the_newest_representation():
+    registry = VersionRegistry('z', [('1.0', 'a'), ('1.1', 'b'),
+                                     ('1.2', 'c')])
+    schema = Schema(registry, 'node', {
+        'driver': field(max_version='1.0'),
+        'hw': field(min_version='1.1', replaces='driver', changes=[
+            ValueMap({'new-ipmi': 'ipmi'}, '1.0', up={'ipmi': 'new-ipmi'})]),
+        'size': field(max_version='1.0'),
+        'dims': field(min_version='1.1', replaces='size', changes=[
+            Retype(down=lambda d: d['w'], up=lambda w: {'w': w, 'h': 0},
+                   max_version='1.0')]),
+    })
+    body = schema.check_body({'driver': 'ipmi', 'size': 3}, V10)
+    assert body == {'driver': 'ipmi', 'size': 3, 'hw': 'new-ipmi',
+                    'dims': {'w': 3, 'h': 0}}
+    stored = schema.conversion.up(body, V10)
+    assert stored == {'hw': 'new-ipmi', 'dims': {'w': 3, 'h': 0}}
+    assert schema.filter(stored, V10) == {'driver': 'ipmi', 'size': 3}
+    assert schema.filter(stored, V12) == stored
+    # whatever order the names come in, the converted value wins
+    assert schema.conversion.up({'hw': 'raw', 'driver': 'ipmi'}, V10) == {
+        'hw': 'new-ipmi'}
+
+
+# -- patch_newest -------------------------------------------------------------
+
+def _converted():
+    registry = VersionRegistry('z', [('1.0', 'a'), ('1.1', 'b')])
+    return Schema(registry, 'thing', {
+        'name': field(mandatory=True),
+        'extra': field(),
+        'state': field(values={'active': None, 'failed': None,
+                               'cancelled': '1.1'},
+                       changes=[ValueMap({'cancelled': 'failed'}, '1.0')]),
+        'summary': field(max_version='1.0', changes=[
+            Computed(lambda d: f'S:{d.get("name")}', reads=['name'])]),
+    })
+
+
+@pytest.mark.parametrize('old, new', [
+    (1, True), (0, False), (True, 1), (1, 1.0), ([1, 0], [True, False]),
+    ({'a': 1}, {'a': True}), ({'a': [0]}, {'a': [False]})])
+def test_patch_newest_keeps_a_change_python_calls_equal(old, new):
+    schema = _converted()
+    patched = schema.patch_newest({'name': 'n', 'extra': old}, [
+        {'op': 'replace', 'path': '/extra', 'value': new}], V11)
+    assert same_json(patched['extra'], new)
+
+
+@pytest.mark.parametrize('operation', [
+    {'op': 'remove', 'path': '/summary'},
+    {'op': 'move', 'from': '/summary', 'path': '/extra'},
+    {'op': 'replace', 'path': '/summary', 'value': 'x'},
+    {'op': 'add', 'path': '/summary', 'value': 'x'},
+])
+def test_a_computed_field_cannot_change(operation):
+    schema = _converted()
+    detail = _refused(lambda: schema.patch_newest(
+        {'name': 'n'}, [operation], V10), 'microversion.read_only_field')
+    assert 'computed' in detail
+    assert schema.patch_newest({'name': 'n'}, [
+        {'op': 'copy', 'from': '/summary', 'path': '/extra'}], V10) == {
+        'name': 'n', 'extra': 'S:n'}
+
+
+@pytest.mark.parametrize('operation, code', [
+    ({'op': 'move', 'from': '/extra', 'path': '/name'},
+     'microversion.missing_field'),
+    ({'op': 'copy', 'from': '/extra', 'path': '/name'},
+     'microversion.missing_field'),
+    ({'op': 'copy', 'from': '/name', 'path': '/state'},
+     'microversion.value_unavailable'),
+])
+def test_patch_newest_judges_copies_and_moves(operation, code):
+    _refused(lambda: _converted().patch_newest(
+        {'name': 'cancelled', 'extra': None}, [operation], V10), code)
+
+
+def test_patch_newest_maps_a_copied_value_up():
+    patched = _converted().patch_newest({'name': 'failed'}, [
+        {'op': 'copy', 'from': '/name', 'path': '/state'}], V10)
+    assert patched == {'name': 'failed', 'state': 'failed'}
+
+
+# -- declarations ---------------------------------------------------------------
+
+@pytest.mark.parametrize('fields, match', [
+    ({'uuid': field(mandatory=True, readonly=True)},
+     "Schema 'thing': uuid is both mandatory and read-only"),
+    ({'state': field(values={'active': None, 'deleting': '1.1'},
+                     changes=[ValueMap({'deleting': 'deleted'}, '1.0')])},
+     "Schema 'thing': state: a ValueMap shows 'deleting' as 'deleted' at "
+     "version 1.0, but values= does not allow 'deleted' there"),
+    ({'state': field(values={'active': None, 'gone': (None, '1.0'),
+                             'deleting': '1.2'},
+                     changes=[ValueMap({'deleting': 'gone'}, '1.1')])},
+     "shows 'deleting' as 'gone' at version 1.1"),
+    ({'old': field(max_version='1.0', changes=[Computed(len)]),
+      'new': field(min_version='1.1', replaces='old')},
+     "replaces 'old', which declares changes="),
+])
+def test_declarations_no_request_could_satisfy(fields, match):
+    registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b'),
+                                         ('1.2', 'c')])
+    with pytest.raises(InvalidDeclarationError, match=re.escape(match)):
+        Schema(registry, 'thing', fields)
+
+
+def test_a_value_map_onto_allowed_values_is_accepted():
+    registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b')])
+    schema = Schema(registry, 'thing', {'state': field(
+        values={'active': None, 'failed': None, 'cancelled': '1.1'},
+        changes=[ValueMap({'cancelled': 'failed'}, '1.0')])})
+    shown = schema.filter({'state': 'cancelled'}, V10)
+    assert schema.check_body(shown, V10) == {'state': 'failed'}

@@ -12,8 +12,12 @@ from pecan_microversions import (
     apply_patch,
     check_body,
     check_patch,
+    field,
     filter_response,
+    patch_newest,
+    response_json,
 )
+from pecan_microversions.core.schema import Schema
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.fields import versioned, versioned_resource
 
@@ -103,3 +107,51 @@ def test_explicit_version_outside_a_request_raises_api_error():
     assert check_patch(Jar, [], Version(1, 0)) == []
     jar = filter_response(Jar(name='j', lid='l'), Version(1, 0))
     assert jar.lid is wtypes.Unset
+
+
+BOOK = Schema(REGISTRY, 'book', {
+    'id': field(readonly=True),
+    'title': field(mandatory=True),
+    'colour': field(min_version='1.1'),
+    'format': field(values={'paper': None, 'ebook': '1.1'}),
+})
+
+
+@pytest.mark.parametrize('call, code', [
+    (lambda v: check_body(BOOK, {'title': 't', 'nope': 1}, v),
+     'microversion.unknown_field'),
+    (lambda v: check_body(BOOK, {'title': 't', 'colour': 'red'}, v),
+     'microversion.field_unavailable'),
+    (lambda v: check_body(BOOK, {'colour': None}, v),
+     'microversion.field_unavailable'),
+    (lambda v: check_patch(BOOK, [{'op': 'replace', 'path': '/id',
+                                   'value': 2}], v),
+     'microversion.read_only_field'),
+    (lambda v: apply_patch(BOOK, {'title': 't', 'format': 'ebook'}, [
+        {'op': 'copy', 'from': '/format', 'path': '/format'},
+        {'op': 'add', 'path': '/title', 'value': None}], v),
+     'microversion.missing_field'),
+    (lambda v: patch_newest(BOOK, {'title': 't'}, [
+        {'op': 'add', 'path': '/format', 'value': 'ebook'}], v),
+     'microversion.value_unavailable'),
+])
+def test_a_plain_dict_schema_is_checked_not_waved_through(call, code):
+    # The functions once took a Schema for a type with no fields: no check.
+    with pytest.raises(APIError) as info:
+        call(Version(1, 0))
+    assert info.value.error_code == code
+
+
+def test_a_plain_dict_schema_gets_its_own_results():
+    v10, v11 = Version(1, 0), Version(1, 1)
+    assert check_body(BOOK, {'title': 't'}, v10) == {'title': 't'}
+    assert check_body(Jar, {'name': 'j'}, v10) is None
+    assert check_patch(BOOK, [], v10) == []
+    assert apply_patch(BOOK, {'title': 't'}, [
+        {'op': 'add', 'path': '/colour', 'value': 'red'}], v11) == {
+        'title': 't', 'colour': 'red'}
+    assert patch_newest(BOOK, {'title': 't', 'colour': 'red'}, [
+        {'op': 'replace', 'path': '/title', 'value': 'u'}], v10) == {
+        'title': 'u', 'colour': 'red'}
+    assert response_json(BOOK, {'title': 't', 'colour': 'red'}, v10) == {
+        'title': 't'}

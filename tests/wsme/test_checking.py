@@ -3,8 +3,9 @@
 import pytest
 from wsme import types as wtypes
 
-from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.representations import ValueMap
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
     JsonPatchOperation,
@@ -12,6 +13,7 @@ from pecan_microversions.wsme.checking import (
     check_body,
     check_patch,
 )
+from pecan_microversions.wsme.conversion import patch_newest
 from pecan_microversions.wsme.fields import versioned, versioned_resource
 from pecan_microversions.wsme.patching import apply_patch
 
@@ -339,3 +341,62 @@ def test_a_retyped_value_is_checked_against_the_older_types_constraints(
         assert "field 'label'" in error.detail and words in error.detail
     check_body(box, {'label': 'x' * 5}, V2)
     check_body(box, {'label': {'text': 'x' * 5}}, V3)
+
+
+@pytest.mark.parametrize('ops, code', [
+    ([{'op': 'copy', 'from': '/a', 'path': '/extra/x'}] * 1,
+     'microversion.invalid_value'),
+    ([{'op': 'copy', 'from': '/extra/x/-', 'path': '/owner'}],
+     'microversion.patch_failed'),
+    ([{'op': 'remove', 'path': '/extra/x/0'}], 'microversion.patch_failed'),
+    ([{'op': 'copy', 'from': '/extra', 'path': '/tags/t'}],
+     'microversion.patch_failed'),
+])
+def test_apply_patch_a_path_that_does_not_fit_is_a_400(node_type, ops, code):
+    document = {'name': 'n', 'a': {'b': []}, 'extra': {'x': 'y'}}
+    assert _error(apply_patch, node_type, document, ops, V2).error_code in (
+        code, 'microversion.invalid_body')
+
+
+def test_apply_patch_is_bounded_as_the_plain_dict_path_is(node_type):
+    document = {'name': 'n', 'a': {'b': [{'c': 'x'}]}}
+    double = [{'op': 'copy', 'from': '/a/b', 'path': '/a/b/-'}] * 20
+    assert _error(apply_patch, node_type, document, double,
+                  V2).error_code == 'microversion.patch_too_large'
+    nest = [{'op': 'add', 'path': '/extra', 'value': {}}] + [
+        {'op': 'copy', 'from': '/extra', 'path': '/extra/k'}] * 1200
+    assert _error(apply_patch, node_type, document, nest,
+                  V2).error_code == 'microversion.body_too_deep'
+
+
+def test_patch_newest_a_copy_or_move_cannot_null_a_mandatory_field():
+    registry = VersionRegistry('shelf', HISTORY)
+
+    @versioned_resource(registry, 'jar')
+    class Jar(wtypes.Base):
+        name = wtypes.wsattr(wtypes.text, mandatory=True)
+        kind = versioned(wtypes.text, min_version='1.1', mandatory=True)
+        note = wtypes.text
+        state = versioned(wtypes.text, changes=[
+            ValueMap({'gone': 'lost'}, max_version='1.0')])
+
+    newest = {'name': 'n', 'kind': 'k', 'note': None}
+    for ops in ([{'op': 'copy', 'from': '/note', 'path': '/name'}],
+                [{'op': 'move', 'from': '/note', 'path': '/kind'}]):
+        error = _error(patch_newest, Jar, newest, ops, V1)
+        assert error.error_code == 'microversion.missing_field'
+    # a null moved into a field that is not mandatory is kept
+    assert patch_newest(Jar, newest, [
+        {'op': 'move', 'from': '/note', 'path': '/state'}], V0) == {
+        'name': 'n', 'kind': 'k', 'state': None}
+
+
+def test_a_value_map_onto_a_value_the_version_refuses_is_a_declaration_error():
+    registry = VersionRegistry('shelf', HISTORY)
+    with pytest.raises(InvalidDeclarationError,
+                       match=r"Jar\.state: a ValueMap shows 'new' as 'old'"):
+        @versioned_resource(registry, 'jar')
+        class Jar(wtypes.Base):
+            state = versioned(wtypes.Enum(str, 'on', 'new', 'old'),
+                              values={'new': '1.3', 'old': (None, '1.1')},
+                              changes=[ValueMap({'new': 'old'}, '1.2')])

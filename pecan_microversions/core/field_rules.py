@@ -1,0 +1,134 @@
+"""Checking and compiling field declarations, at import.
+
+A :class:`~pecan_microversions.core.schema.Schema`'s rename chains and
+conversion specs, and the checks that a plain-dict schema and a WSME type
+share: each mistake raises :class:`~pecan_microversions.core.errors.
+InvalidDeclarationError` naming the resource and the field, with the same
+words for the same mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Optional
+
+from pecan_microversions.core.contract import ValueRule
+from pecan_microversions.core.errors import InvalidDeclarationError
+from pecan_microversions.core.representations import FieldSpec, Renamed
+from pecan_microversions.core.version import Version
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pecan_microversions.core.conversion import Conversion
+
+__all__ = ['check_field', 'check_value_maps', 'conversion_specs',
+           'rename_groups']
+
+_Ranges = Mapping[str, tuple[Optional[Version], Optional[Version]]]
+
+
+def check_field(where: str, spec: Any) -> None:
+    """Refuse a field no request could satisfy."""
+    if spec.mandatory and spec.readonly:
+        raise InvalidDeclarationError(
+            f'{where} is both mandatory and read-only: no request could '
+            'send it, and none could leave it out.')
+
+
+def rename_groups(resource: str, fields: Mapping[str, Any], ranges: _Ranges
+                  ) -> tuple[tuple[str, ...], ...]:
+    """Chains of renames, newest name first, checked."""
+    parent: dict[str, str] = {}
+    for name, spec in fields.items():
+        old = spec.replaces
+        if old is None:
+            continue
+        where = f'Schema {resource!r}: {name}'
+        if old not in fields or old == name:
+            raise InvalidDeclarationError(
+                f'{where} replaces {old!r}, which is not another field.')
+        if old in parent.values():
+            raise InvalidDeclarationError(
+                f'{where} replaces {old!r}, which another field already '
+                'replaces.')
+        new_low, old_high = ranges[name][0], ranges[old][1]
+        if new_low is None or old_high is None or old_high >= new_low:
+            raise InvalidDeclarationError(
+                f'{where} replaces {old!r}: {old!r} needs a max_version '
+                f'before {name!r}\'s min_version (got {old_high} and '
+                f'{new_low}).')
+        if fields[old].changes:
+            raise InvalidDeclarationError(
+                f'{where} replaces {old!r}, which declares changes=: '
+                f'declare them on {name!r}, the newest name.')
+        parent[name] = old
+    groups = []
+    for name in _newest(parent):
+        chain = [name]
+        while chain[-1] in parent:
+            chain.append(parent[chain[-1]])
+        groups.append(tuple(chain))
+    return tuple(groups)
+
+
+def conversion_specs(fields: Mapping[str, Any],
+                     groups: tuple[tuple[str, ...], ...], ranges: _Ranges
+                     ) -> list[FieldSpec]:
+    """The fields for conversion: a rename chain is its newest field."""
+    chains = {group[0]: group[1:] for group in groups}
+    older = {name for group in groups for name in group[1:]}
+    specs = []
+    for name, spec in fields.items():
+        if name in older:
+            continue
+        low, high = ranges[name]
+        changes = list(spec.changes)
+        for old in chains.get(name, ()):
+            changes.append(Renamed(old, ranges[old][1]))  # type: ignore[arg-type]
+            low = ranges[old][0]
+        specs.append(FieldSpec(name, low, high, tuple(changes)))
+    return specs
+
+
+def check_value_maps(conversion: Conversion, rules: Mapping[str, ValueRule],
+                     where: Callable[[str], str]) -> None:
+    """Refuse a ``ValueMap`` that shows a version a value the field's
+    ``values=`` does not allow at that version: clients there could not
+    send back what they read.
+
+    :param rules: the value rules by public name at each version.
+    :param where: names a field in the error (``Schema 'node': state``).
+    """
+    for version in conversion.registry.versions:
+        for step in conversion.plan(version):
+            rule = rules.get(step.key)
+            if (rule is None or rule.items or not step.down or step.retyped
+                    or step.compute is not None):
+                continue
+            for value in _mapped(step.down):
+                shown = value
+                for convert in step.down:
+                    shown = convert(shown)
+                if shown != value and not _allows(rule, shown, version):
+                    raise InvalidDeclarationError(
+                        f'{where(step.key)}: a ValueMap shows {value!r} as '
+                        f'{shown!r} at version {version}, but values= does '
+                        f'not allow {shown!r} there (allowed: '
+                        f'{", ".join(sorted(map(repr, rule.allowed[version])))}'
+                        ').')
+
+
+def _mapped(functions: Iterable[Any]) -> list[Any]:
+    """The values the value maps among ``functions`` map, in order."""
+    return list(dict.fromkeys(value for fn in functions
+                              for value in getattr(fn, 'table', ())))
+
+
+def _allows(rule: ValueRule, value: Any, version: Version) -> bool:
+    try:
+        return value in rule.allowed[version]
+    except TypeError:  # unhashable: never a listed value
+        return False
+
+
+def _newest(parent: Mapping[str, str]) -> Iterable[str]:
+    return [name for name in parent if name not in parent.values()]

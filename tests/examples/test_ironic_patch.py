@@ -1,0 +1,55 @@
+"""The Ironic-style example (plain dicts and a Schema): patches the node
+cannot take are the client's 400s (406s), never the server's 500."""
+
+import pytest
+import webtest
+
+from pecan_microversions.examples.ironic_style import make_app
+
+
+def at(version):
+    return {'X-OpenStack-Ironic-API-Version': version}
+
+
+@pytest.fixture()
+def api():
+    return webtest.TestApp(make_app())
+
+
+@pytest.fixture()
+def uuid(api):
+    return api.post_json('/v1/nodes', {
+        'driver': 'ipmi', 'name': 'redfish', 'description': None,
+        'properties': {'l': [1]}},
+        headers=at('1.4')).json['uuid']
+
+
+@pytest.mark.parametrize('patch, status, words', [
+    ([{'op': 'remove', 'path': '/driver/0'}], 400, 'inside a string'),
+    ([{'op': 'copy', 'from': '/properties/l/-', 'path': '/description'}],
+     400, 'names no item'),
+    ([{'op': 'copy', 'from': '/properties/l', 'path': '/properties/l/-'}]
+     * 20, 400, 'copies more than'),
+    # a value the version forbids, brought by copy instead of replace
+    ([{'op': 'copy', 'from': '/name', 'path': '/power_interface'}], 406,
+     "Value 'redfish' of field 'power_interface'"),
+    ([{'op': 'copy', 'from': '/description', 'path': '/driver'}], 400,
+     "Mandatory field 'driver'"),
+])
+def test_refused_patches_change_nothing(api, uuid, patch, status, words):
+    before = api.get(f'/v1/nodes/{uuid}', headers=at('1.4')).json
+    response = api.patch_json(f'/v1/nodes/{uuid}', patch, headers=at('1.4'),
+                              expect_errors=True)
+    assert response.status_int == status
+    assert words in response.json['error_message']
+    assert api.get(f'/v1/nodes/{uuid}', headers=at('1.4')).json == before
+
+
+def test_a_copy_of_an_allowed_value_applies(api, uuid):
+    api.patch_json(f'/v1/nodes/{uuid}', [
+        {'op': 'add', 'path': '/description', 'value': 'fake'}],
+        headers=at('1.4'))
+    response = api.patch_json(f'/v1/nodes/{uuid}', [
+        {'op': 'copy', 'from': '/description', 'path': '/power_interface'}],
+        headers=at('1.4'))
+    assert response.json['power_interface'] == 'fake'
