@@ -354,6 +354,16 @@ class NodesController(rest.RestController):
                     _check_value(name, patched.get(name), name in mandatory)
                     if name == 'owner':
                         if patched.get(name) != document.get(name):
+                            if (version < (1, 9) and stored['owner']
+                                    and patched.get(name) is not None
+                                    and (stored['owner_domain'] or 'default')
+                                    != 'default'):
+                                raise Fault(
+                                    409, 'microversion.partly_hidden_value',
+                                    f"Field 'owner' of node holds more than "
+                                    f'version {text(version)} shows; change '
+                                    'it at a later version, which shows all '
+                                    'of it.')
                             stored['owner'], stored['owner_domain'] = \
                                 _owner(patched.get(name))
                     else:

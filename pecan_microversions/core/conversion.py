@@ -203,7 +203,9 @@ class Conversion:
         compared as JSON (``1`` to ``true`` is a change).
 
         :raises ~pecan_microversions.core.errors.RequestError: the edit
-            changes or removes a computed field.
+            changes or removes a computed field (400), or changes a retyped
+            field whose stored value holds more than ``version`` shows (409:
+            it would be lost).
         """
         if not (isinstance(newest, Mapping) and isinstance(shown, Mapping)
                 and isinstance(patched, Mapping)):
@@ -229,6 +231,12 @@ class Conversion:
                 result[step.name] = step.nested.merge(old, shown[key], new,
                                                       version)
             else:
+                if (step.retyped and new is not None and old is not None
+                        and shown.get(key) is not None and not same_json(
+                            self._up_value(step, shown[key], version), old)):
+                    # The version shows part of the value: the rest would be
+                    # lost, not kept (an owner's domain before it had one).
+                    raise _hidden(key, self.resource, version)
                 result[step.name] = self._up_value(step, new, version)
         for key, value in patched.items():
             if key not in by_key and not same_json(shown.get(key, _ABSENT),
@@ -279,6 +287,13 @@ def _computed(key: str, resource: str) -> RequestError:
     return RequestError(f'Field {key!r} of {resource} is computed and cannot '
                         'be changed.',
                         error_code='microversion.read_only_field')
+
+
+def _hidden(key: str, resource: str, version: Version) -> RequestError:
+    return RequestError(f'Field {key!r} of {resource} holds more than version '
+                        f'{version} shows; change it at a later version, '
+                        'which shows all of it.', status=409,
+                        error_code='microversion.partly_hidden_value')
 
 
 def _mapper(mapping: Mapping[Any, Any]) -> _Fn:

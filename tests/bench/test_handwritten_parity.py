@@ -154,3 +154,23 @@ def test_baseline_uses_only_the_demo_store_from_the_library():
     library = {m for m in imported if m.startswith('pecan_microversions')}
     assert library == {'pecan_microversions.demo.store'}
     assert 'wsme' not in {m.split('.')[0] for m in imported}
+
+
+def test_owner_edit_that_would_drop_a_domain_alike(apps):
+    # 1.9 sets a domain 1.8 cannot show; a 1.8 owner edit is then a 409 in
+    # both, and a 1.8 edit of another field keeps the domain in both.
+    domain = Case('domain', 'PATCH', f'/v1/nodes/{PATCHED}', '1.9', 200,
+                  b'[{"op": "replace", "path": "/owner", "value": '
+                  b'{"name": "x", "domain": "corp"}}]', 'application/json')
+    owner = Case('owner', 'PATCH', f'/v1/nodes/{PATCHED}', '1.8', 409,
+                 b'[{"op": "replace", "path": "/owner", "value": "y"}]',
+                 'application/json')
+    name = Case('name', 'PATCH', f'/v1/nodes/{PATCHED}', '1.8', 200,
+                b'[{"op": "replace", "path": "/name", "value": "z"}]',
+                'application/json')
+    for case in (domain, owner, name):
+        status, _, _ = assert_same(apps, case)
+        assert status == case.status
+    shown = Case('shown', 'GET', f'/v1/nodes/{PATCHED}', '1.9', 200)
+    assert json.loads(assert_same(apps, shown)[2])['owner'] == {
+        'name': 'x', 'domain': 'corp'}

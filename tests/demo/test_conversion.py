@@ -170,6 +170,27 @@ def test_patch_of_the_owner_name_before_1_9(api):
         'name': 'dave', 'domain': 'default'}
 
 
+@pytest.mark.parametrize('ops', [
+    [{'op': 'replace', 'path': '/owner', 'value': 'dave'}],
+    [{'op': 'copy', 'from': '/name', 'path': '/owner'}],
+])
+def test_owner_edit_before_1_9_never_drops_a_domain_it_cannot_see(api, store,
+                                                                  ops):
+    patch(api, '1.9', [{'op': 'replace', 'path': '/owner/domain',
+                        'value': 'corp'}])
+    before = store.get(SEED)
+    response = patch(api, '1.8', ops, status=409)
+    assert response.json['errors'][0]['code'] == \
+        'microversion.partly_hidden_value'
+    assert "'owner'" in response.json['errors'][0]['detail']
+    assert store.get(SEED) == before
+    # What 1.8 sees in full it still changes, and removing is allowed.
+    patch(api, '1.8', [{'op': 'replace', 'path': '/name', 'value': 'n'}])
+    assert store.get(SEED)['owner_domain'] == 'corp'
+    assert patch(api, '1.8', [{'op': 'remove', 'path': '/owner'}]
+                 ).json['owner'] is None
+
+
 def test_patch_of_the_owner_domain_at_1_9(api, store):
     response = patch(api, '1.9', [{'op': 'replace', 'path': '/owner/domain',
                                    'value': 'corp'}])
