@@ -26,11 +26,13 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Optional
 
+import pecan.rest
 from wsmeext.pecan import wsexpose
 
 from pecan_microversions.compat import context_response, function_definition
-from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.errors import RequestError, http_code
 from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.allow import url_methods
 from pecan_microversions.pecan.arguments import (
     body_names,
     check_received,
@@ -44,6 +46,7 @@ from pecan_microversions.pecan.request import (
     current_request,
     get_registry,
     get_version,
+    request_line,
 )
 from pecan_microversions.wsme.checking import resolve_datatype
 from pecan_microversions.wsme.conversion import converter_of, up_from
@@ -115,6 +118,10 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                           is not None else None)
         body_name = (definition.arguments[-1].name
                      if definition.body_type is not None else None)
+        # A path segment (text; Pecan fills the body's default, None, when
+        # there is none) in this position would fill the body argument.
+        body_index = (len(definition.arguments) - 1 if body_name is not None
+                      else None)
         # A versioned type never bound to a registry fails here, at import.
         for datatype in [definition.return_type, target] + [
                 argument.datatype for argument in definition.arguments]:
@@ -127,6 +134,9 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         def outer(self: Any, *args: Any, **kwargs: Any) -> Any:
             request = current_request()
             version = get_version(request)
+            if (body_index is not None and len(args) > body_index
+                    and isinstance(args[body_index], str)):
+                raise _path_into_body(self, args, version, request)
             try:
                 data = check_sources(request, definition, target, version,
                                      get_registry(request).request_formats)
@@ -165,3 +175,20 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         return outer
 
     return decorate
+
+
+def _path_into_body(controller: Any, args: tuple[Any, ...],
+                    version: Version, request: Any) -> APIError:
+    """The error for a URL whose path segments would fill the body argument
+    (``POST /v1/nodes/<uuid>`` routed to ``post(self, node)``): the URL does
+    not answer the method (405, ``Allow`` listing what it answers), or,
+    outside a ``RestController``, names nothing (404)."""
+    what = request_line(request)
+    if not isinstance(controller, pecan.rest.RestController):
+        return APIError(f'{what} names no resource.', status=404,
+                        error_code=http_code(404))
+    allowed = url_methods(controller, [str(a) for a in args], version)
+    return APIError(f'{what} is not allowed: the URL does not take a '
+                    f'{request.method}.', status=405,
+                    error_code='microversion.method_not_allowed',
+                    headers={'Allow': ', '.join(allowed)} if allowed else None)

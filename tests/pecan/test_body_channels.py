@@ -218,3 +218,40 @@ def test_kwargs_method_checks_body_parameters(body, content_type):
         'OpenStack-API-Version': 'shelf 1.1', 'Content-Type': content_type})
     assert json.loads(new.body)['got'] in ({'colour': 'red'},
                                            {'sort': 'colour'})
+
+
+@pytest.mark.parametrize('version,allow', [('1.0', 'GET, HEAD'),
+                                           ('1.8', 'GET, HEAD, PATCH')])
+def test_post_to_an_item_url_is_405_not_a_body_error(fleet, version, allow):
+    # Pecan routes POST /v1/nodes/<uuid> to post(self, node), the path
+    # segment landing in the body argument.
+    app, store = fleet
+    before = store.list()
+    response = send(app, 'POST', f'/v1/nodes/{U1}', version,
+                    json.dumps({'name': 'x', driver(version): 'i'}),
+                    'application/json')
+    assert code_of(response, 405) == 'microversion.method_not_allowed'
+    assert response.headers['Allow'] == allow
+    assert store.list() == before
+
+
+def test_path_into_the_body_outside_a_rest_controller_is_404():
+    from wsme import types as wtypes
+
+    from pecan_microversions import versioned_wsexpose
+
+    registry = VersionRegistry('shelf', [('1.0', 'a')])
+
+    class Root:
+        @versioned_wsexpose(wtypes.text, body=wtypes.text)
+        def echo(self, text):
+            return text
+
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)], debug=False))
+    response = app.post('/echo/extra', b'"x"', expect_errors=True,
+                        content_type='application/json')
+    assert response.status_int == 404, response.body
+    assert response.json['errors'][0]['status'] == 404
+    assert app.post('/echo', b'"x"', content_type='application/json'
+                    ).json == 'x'
