@@ -60,11 +60,31 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
         operations = check_operations(datatype, patch, version, True)
         result = patched_copy(dict(document), operations)
         _check_effect(datatype, document, result, version, '', None)
+        _sync_renames(datatype, document, result, version)
     except APPLY_ERRORS as exc:
         raise patch_failed(exc) from None
     except RecursionError:
         raise body_too_deep() from None
     return result
+
+
+def _sync_renames(datatype: Any, before: Mapping[str, Any],
+                  after: dict[str, Any], version: Version) -> None:
+    """A renamed field is one value: the change the patch made under the
+    version's name is made under each other name ``before`` holds."""
+    binding = binding_of(datatype) if isinstance(datatype, type) else None
+    if binding is None or not binding.sync[version]:
+        return
+    names = {a.key: a.name for a in wtypes.list_attributes(datatype)}
+    for shown, others in binding.sync[version]:
+        name = names[shown]
+        if same_json(before.get(name, _ABSENT), after.get(name, _ABSENT)):
+            continue
+        for other in (names[key] for key in others):
+            if other in before and name in after:
+                after[other] = after[name]
+            elif other in before:
+                after.pop(other, None)
 
 
 def _check_effect(datatype: Any, before: Any, after: Any, version: Version,

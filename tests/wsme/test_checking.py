@@ -400,3 +400,28 @@ def test_a_value_map_onto_a_value_the_version_refuses_is_a_declaration_error():
             state = versioned(wtypes.Enum(str, 'on', 'new', 'old'),
                               values={'new': '1.3', 'old': (None, '1.1')},
                               changes=[ValueMap({'new': 'old'}, '1.2')])
+
+
+def test_apply_patch_changes_every_name_of_a_renamed_field():
+    registry = VersionRegistry('shelf', HISTORY)
+
+    @versioned_resource(registry, 'car')
+    class Car(wtypes.Base):
+        name = wtypes.text
+        driver = versioned(wtypes.text, max_version='1.1')
+        pilot = versioned(wtypes.text, min_version='1.2', replaces='driver')
+
+    stored = {'name': 'n', 'driver': 'old', 'pilot': 'old'}
+    for version, path in ((V1, '/driver'), (V3, '/pilot')):
+        patched = apply_patch(Car, stored, [
+            {'op': 'replace', 'path': path, 'value': f'new{version}'}],
+            version)
+        assert patched == {'name': 'n', 'driver': f'new{version}',
+                           'pilot': f'new{version}'}
+    removed = apply_patch(Car, stored, [{'op': 'remove', 'path': '/pilot'}],
+                          V3)
+    assert removed == {'name': 'n'}
+    # A document holding one name keeps holding that one.
+    assert apply_patch(Car, {'name': 'n', 'pilot': 'p'}, [
+        {'op': 'replace', 'path': '/pilot', 'value': 'q'}], V3) == {
+            'name': 'n', 'pilot': 'q'}
