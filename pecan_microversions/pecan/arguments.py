@@ -67,7 +67,7 @@ _KEY_PART = re.compile(r'\.([^.\[\]]+)|\[([^\[\]]*)\]')
 
 def media_format(media_type: str) -> Optional[str]:
     """``'json'``, ``'form'`` or ``'xml'`` for a body WSME reads, else None."""
-    media_type = media_type.lower()
+    media_type = media_type.strip().lower()  # 'application/json ;...'
     for name, types in FORMATS.items():
         if media_type in types:
             return name
@@ -108,6 +108,14 @@ def body_names(request: Any, data: Any = None) -> frozenset[str]:
     except (ValueError, ElementTree.ParseError, RecursionError):
         pass  # refused as malformed by whoever reads it
     return frozenset()
+
+
+def path_conflict(name: str) -> APIError:
+    """The 400 for an argument the URL path gives and the query string or
+    body gives again, another value: one would be silently dropped."""
+    return APIError(f'Argument {name!r} is given by the URL path and again, '
+                    'with another value, by the query string or body.',
+                    error_code='microversion.invalid_arguments')
 
 
 def check_sources(request: Any, definition: Any, patch_of: Any,

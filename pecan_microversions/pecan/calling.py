@@ -27,7 +27,7 @@ from wsme import types as wtypes
 from wsme.utils import is_valid_code
 
 from pecan_microversions.compat import dispatch_class
-from pecan_microversions.pecan.arguments import may_have_body
+from pecan_microversions.pecan.arguments import may_have_body, path_conflict
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.wsme.readers import reader
 
@@ -139,10 +139,7 @@ def _check_overrides(definition: Any, positional: list[Any],
                                strict=False):
         if (argument.name in named and named[argument.name] != value
                 and (argument.mandatory or value != argument.default)):
-            raise APIError(
-                f'Argument {argument.name!r} is given by the URL path and '
-                'again, with another value, by the query string or body.',
-                error_code='microversion.invalid_arguments')
+            raise path_conflict(argument.name)
 
 
 def _from_path(definition: Any, args: tuple[Any, ...],
@@ -183,12 +180,12 @@ def _json_arguments(definition: Any, data: Any
         raise wsme.exc.ClientSideError('Request must be a JSON dict')
     datatypes = {a.name: a.datatype for a in definition.arguments}
     unknown = [key for key in data if key not in datatypes]
-    if unknown:
-        if definition.ignore_extra_args:
-            return _NO_ARGUMENTS
+    if unknown and not definition.ignore_extra_args:
         raise wsme.exc.UnknownArgument(', '.join(unknown))
+    # Ignoring unknown keys (unknown_query_params='ignore') keeps the
+    # known ones.
     return (), {key: _from_json(key, datatypes[key], value)
-                for key, value in data.items()}
+                for key, value in data.items() if key in datatypes}
 
 
 def _from_json(name: str, datatype: Any, value: Any) -> Any:

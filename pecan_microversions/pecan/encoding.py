@@ -17,12 +17,14 @@ from typing import Any, Optional
 
 import webob
 
-from pecan_microversions.pecan.arguments import media_format
+from pecan_microversions.pecan.arguments import may_have_body, media_format
 from pecan_microversions.pecan.errors import APIError
 
 __all__ = ['check_encoding']
 
 _UTF8 = frozenset(['utf-8', 'utf8'])
+#: Methods whose form (or multipart) body WebOb parses even when empty.
+_PARSED = frozenset(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 
 def check_encoding(environ: Mapping[str, Any]) -> None:
@@ -40,11 +42,14 @@ def check_encoding(environ: Mapping[str, Any]) -> None:
     ASCII characters, the last not a space), and parts that parse (a part's
     charset known, a nested multipart part with a boundary): else 400.
 
+    A GET, HEAD or OPTIONS without a body, which nothing parses, is only
+    refused a charset WebOb fails on (unknown, or not UTF-8 for a form).
     The hook calls it for every request, before routing.
     """
     content_type = environ.get('CONTENT_TYPE') or ''
     if ';' in content_type or content_type[:10].lower() == 'multipart/':
-        _check_content_type(environ, content_type)
+        _check_content_type(environ, content_type, strict=environ.get(
+            'REQUEST_METHOD') in _PARSED or may_have_body(environ))
     query = environ.get('QUERY_STRING') or ''
     if '%' in query:
         try:
@@ -66,12 +71,16 @@ _BOUNDARY = re.compile(r'[ -~]{0,200}[!-~]')
 _UTF8_ONLY = frozenset(['', 'multipart/form-data'])
 
 
-def _check_content_type(environ: Mapping[str, Any],
-                        content_type: str) -> None:
+def _check_content_type(environ: Mapping[str, Any], content_type: str, *,
+                        strict: bool) -> None:
     media_type, _, rest = content_type.partition(';')
     media_type = media_type.strip().lower()
     parameters = _parameters(rest)
-    charset = _charset(content_type, parameters)
+    if strict:
+        charset = _charset(content_type, parameters)
+    else:  # as WebOb reads it, which is all that reads it
+        seen = _WEBOB_CHARSET.search(content_type)
+        charset = seen and seen.group(1).strip('"').strip().lower() or None
     if charset is not None:
         try:
             codecs.lookup(charset)
@@ -85,7 +94,7 @@ def _check_content_type(environ: Mapping[str, Any],
             raise APIError(f'A {media_type or "form"} body is sent as '
                            f'UTF-8, not {charset}.', status=415,
                            error_code='microversion.unsupported_charset')
-    if media_type == 'multipart/form-data':
+    if media_type == 'multipart/form-data' and strict:
         boundaries = [value for name, value in parameters
                       if name == 'boundary']
         if not boundaries:

@@ -353,9 +353,9 @@ def _missing_error(versioned: VersionedMethod, dispatcher: Any,
         dispatcher).get('generic_handler'))
     detail = (f'{what} is not available in version {version}: it exists in '
               f'versions {versioned.ranges()}.')
-    if versioned.missing_status == 404:
+    allow = (allowed_methods(dispatcher, controller, version)
+             if versioned.missing_status == 405 else None)
+    if not allow:  # a 405 must name what the URL answers: it answers none
         return APIError(detail, status=404, error_code=_NOT_FOUND_CODE)
-    allow = allowed_methods(dispatcher, controller, version)
-    # No Allow rather than an empty one, which says no method is answered.
     return APIError(detail, status=405, error_code=_NOT_ALLOWED_CODE,
-                    headers={'Allow': ', '.join(allow)} if allow else None)
+                    headers={'Allow': ', '.join(allow)})

@@ -24,12 +24,17 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import warnings
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Optional, TypeVar
 
-from pecan_microversions.compat import function_definition, is_wsme_function
+from pecan_microversions.compat import (
+    function_definition,
+    is_wsme_function,
+    request_body,
+)
 from pecan_microversions.core.contract import (
     ValueRange,
     ValueRule,
@@ -38,7 +43,13 @@ from pecan_microversions.core.contract import (
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
-from pecan_microversions.pecan.arguments import body_names, root_name
+from pecan_microversions.pecan.arguments import (
+    body_names,
+    may_have_body,
+    media_format,
+    path_conflict,
+    root_name,
+)
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import with_arguments_of
 from pecan_microversions.pecan.request import current_request, get_version
@@ -191,17 +202,34 @@ class ParamRules:
 
 def _check_path_and_query(request: Any, bound: Mapping[str, Any],
                           variadic: Optional[str]) -> None:
-    """Refuse a query parameter that names an argument the method gets
+    """Refuse a query or body parameter naming an argument the method gets
     another value for (from the URL path): Pecan would drop it."""
-    if not request.environ.get('QUERY_STRING'):
-        return
-    for key, value in request.GET.items():
+    for key, value in _sent(request):
         if (key in bound and key != variadic and key != 'self'
                 and isinstance(bound[key], str) and bound[key] != value):
-            raise APIError(
-                f'Query parameter {key!r} names an argument the URL path '
-                'already gives.',
-                error_code='microversion.invalid_arguments')
+            raise path_conflict(key)
+
+
+def _sent(request: Any) -> Iterator[tuple[str, Any]]:
+    """The named values of the query string and, but for a GET (whose
+    body Pecan does not read), of a form or JSON object body."""
+    environ = request.environ
+    if environ.get('QUERY_STRING'):
+        yield from request.GET.items()
+    if request.method == 'GET' or not may_have_body(environ):
+        return
+    found = media_format(request.content_type)
+    if found == 'form':
+        yield from request.POST.items()
+    elif found == 'json':
+        body = request_body(request)
+        if body.lstrip()[:1] == b'{':  # only an object gives arguments
+            try:
+                data = json.loads(body)
+            except (ValueError, RecursionError):
+                return  # refused by whoever reads it
+            if isinstance(data, dict):
+                yield from data.items()
 
 
 def declared_parameters(definition: Any) -> Optional[ParamRules]:

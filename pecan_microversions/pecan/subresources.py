@@ -70,9 +70,12 @@ class VersionedRestController(pecan.rest.RestController):
                 # was refused; none when Pecan named none (GET with
                 # ?_method=DELETE).  None, not []: WebOb would send an
                 # empty Allow, which says the URL answers no method.
-                exc._microversion_allow = (url_methods(
-                    self, args, get_version(request)) or None
-                    if exc.allow else None)
+                allowed = (url_methods(self, args, get_version(request))
+                           if exc.allow else None)
+                if exc.allow and not allowed:
+                    # No method at all: the URL names nothing here.
+                    raise webob.exc.HTTPNotFound() from None
+                exc._microversion_allow = allowed or None
             # The innermost controller decides: an outer RestController's
             # own routing rewrites Allow with its methods on the way out.
             exc.allow = exc._microversion_allow

@@ -1,0 +1,144 @@
+"""What a second hostile review found in the fixes of the first one."""
+
+from __future__ import annotations
+
+import pecan
+import pytest
+import webtest
+from pecan import rest
+
+from pecan_microversions import (
+    MicroversionHook,
+    VersionRegistry,
+    param,
+    query_params,
+)
+from pecan_microversions.demo.app import make_app
+from pecan_microversions.demo.store import NodeStore
+from tests.hostile.contract_app import App
+
+SEED = '00000000-0000-0000-0000-000000000001'
+
+
+def fleet(version):
+    return {'OpenStack-API-Version': f'fleet {version}'}
+
+
+@pytest.fixture
+def demo():
+    store = NodeStore.seeded()
+    return webtest.TestApp(make_app(store=store)), store
+
+
+@pytest.mark.parametrize('path', [f'/v1/nodes/{SEED}/states/extra',
+                                  '/v1/nodes/nope/states/a/b'])
+def test_url_that_answers_no_method_is_404_not_405_without_allow(demo, path):
+    app, _ = demo
+    answers = {}
+    for method in ('GET', 'HEAD', 'POST', 'DELETE'):
+        response = app.request(path, method=method, headers=fleet('1.6'),
+                               expect_errors=True)
+        assert response.status_int == 404, (method, response.body)
+        answers[method] = response.headers['Content-Length']
+    assert answers['HEAD'] == answers['GET']
+
+
+@pytest.mark.parametrize('content_type', ['text/xml',
+                                          'text/xml; charset=utf-16'])
+def test_utf16_xml_with_an_entity_declaration_is_refused(content_type):
+    gadgets = App()
+    document = ('<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE g '
+                '[<!ENTITY e "injected">]><gadget><name>&e;</name></gadget>')
+    response = gadgets.client.post(
+        '/gadgets', document.encode('utf-16'), content_type=content_type,
+        headers={'OpenStack-API-Version': 'gadget 1.3'}, expect_errors=True)
+    assert response.status_int == 400
+    assert response.json['errors'][0]['code'] == 'microversion.invalid_body'
+    assert gadgets.received == []
+
+
+def _things():
+    registry = VersionRegistry('thing', [('1.0', 'a'), ('1.1', 'b')])
+    received = []
+
+    class Things(rest.RestController):
+        @query_params(registry, 'PUT /things/{ident}', fields=param('1.1'))
+        @pecan.expose('json')
+        def put(self, ident, fields=None):
+            received.append(ident)
+            return {'ident': ident}
+
+        @query_params(registry, 'DELETE /things/{ident}')
+        @pecan.expose('json')
+        def delete(self, ident, **kwargs):
+            received.append(ident)
+            return {'ident': ident}
+
+    class Root:
+        things = Things()
+
+    return webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)], debug=False,
+        force_canonical=False)), received
+
+
+@pytest.mark.parametrize('method', ['PUT', 'DELETE'])
+@pytest.mark.parametrize('body,content_type', [
+    (b'ident=y', 'application/x-www-form-urlencoded'),
+    (b'{"ident": "y"}', 'application/json'),
+])
+def test_body_value_for_a_path_argument_of_a_plain_method_is_refused(
+        method, body, content_type):
+    app, received = _things()
+    headers = {'OpenStack-API-Version': 'thing 1.1',
+               'Content-Type': content_type}
+    response = app.request('/things/x', method=method, body=body,
+                           headers=headers, expect_errors=True)
+    assert response.status_int == 400, response.body
+    assert response.json['errors'][0]['code'] == \
+        'microversion.invalid_arguments'
+    assert received == []
+    same = body.replace(b'y', b'x')
+    assert app.request('/things/x', method=method, body=same,
+                       headers=headers).json == {'ident': 'x'}
+
+
+@pytest.mark.parametrize('content_type', [
+    'multipart/form-data', 'text/html; charset=utf-8; charset=utf-8'])
+def test_bodiless_get_is_not_judged_by_parsing_rules(demo, content_type):
+    app, _ = demo
+    headers = dict(fleet('1.9'), **{'Content-Type': content_type})
+    for method in ('GET', 'HEAD'):
+        assert app.request('/v1/nodes', method=method,
+                           headers=headers).status_int == 200
+    # A method whose body WebOb parses is still refused, body or not.
+    response = app.request(f'/v1/nodes/{SEED}', method='DELETE',
+                           headers=headers, expect_errors=True)
+    assert response.status_int == 400
+
+
+def test_form_charset_webob_fails_on_is_refused_for_any_method(demo):
+    app, _ = demo
+    headers = dict(fleet('1.9'), **{
+        'Content-Type': 'application/x-www-form-urlencoded; charset=latin1'})
+    response = app.get('/v1/nodes', headers=headers, expect_errors=True)
+    assert response.status_int == 415
+
+
+def test_space_before_the_parameters_is_still_json(demo):
+    app, store = demo
+    response = app.post('/v1/nodes', b'{"name": "n", "hardware_type": "i"}',
+                        headers=dict(fleet('1.9'), **{
+                            'Content-Type': 'application/json ; charset=utf-8'}))
+    assert response.status_int == 201
+    assert len(store.list()) == 4
+
+
+def test_ignore_mode_json_body_keeps_its_known_arguments():
+    gadgets = App(unknown_query_params='ignore')
+    response = gadgets.client.request(
+        '/gadgets', method='GET', body=b'{"q": "x", "bogus": 1}',
+        headers={'OpenStack-API-Version': 'gadget 1.3',
+                 'Content-Type': 'application/json'})
+    assert response.status_int == 200
+    assert gadgets.received == [('query', '1.3', {'q': 'x'})]
