@@ -31,7 +31,7 @@ import re
 import urllib.parse
 import warnings
 from collections.abc import Mapping
-from typing import Any, Optional
+from typing import Any
 from xml.etree import ElementTree
 
 from wsme import types as wtypes
@@ -40,6 +40,11 @@ from pecan_microversions.compat import request_body, wsme_dataholder
 from pecan_microversions.core.checking import check_member
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.media import (  # noqa: F401 (FORMATS)
+    FORMATS,
+    may_have_body,
+    media_format,
+)
 from pecan_microversions.pecan.xml_bodies import check_xml
 from pecan_microversions.wsme.checking import (
     body_too_deep,
@@ -54,35 +59,7 @@ from pecan_microversions.wsme.filtering import CONTAINERS
 __all__ = ['FORMATS', 'body_names', 'check_received', 'check_sources',
            'may_have_body', 'media_format', 'root_name']
 
-#: The request body formats WSME reads, by the name
-#: ``VersionRegistry(request_formats=...)`` uses, and their media types.
-FORMATS: Mapping[str, frozenset[str]] = {
-    'json': frozenset(['application/json', 'text/javascript',
-                       'application/javascript']),
-    'form': frozenset(['application/x-www-form-urlencoded']),
-    'xml': frozenset(['text/xml']),
-}
 _KEY_PART = re.compile(r'\.([^.\[\]]+)|\[([^\[\]]*)\]')
-
-
-def media_format(media_type: str) -> Optional[str]:
-    """``'json'``, ``'form'`` or ``'xml'`` for a body WSME reads, else None."""
-    media_type = media_type.strip().lower()  # 'application/json ;...'
-    for name, types in FORMATS.items():
-        if media_type in types:
-            return name
-    return None
-
-
-def may_have_body(environ: Mapping[str, Any]) -> bool:
-    """Whether the request can have a body: ``False`` only where WebOb's
-    ``request.body`` is certainly empty (no or a zero ``Content-Length``,
-    and the input not marked readable without one), read without it."""
-    length = environ.get('CONTENT_LENGTH')
-    if length is None or length == '':
-        return bool(environ.get('wsgi.input_terminated',
-                                environ.get('webob.is_body_readable', False)))
-    return length != '0'
 
 
 def body_names(request: Any, data: Any = None) -> frozenset[str]:

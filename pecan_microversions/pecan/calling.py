@@ -27,8 +27,9 @@ from wsme import types as wtypes
 from wsme.utils import is_valid_code
 
 from pecan_microversions.compat import dispatch_class
-from pecan_microversions.pecan.arguments import may_have_body, path_conflict
+from pecan_microversions.pecan.arguments import path_conflict
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.media import may_have_body
 from pecan_microversions.wsme.readers import reader
 
 __all__ = ['NOT_PARSED', 'call_method']

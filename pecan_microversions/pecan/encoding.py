@@ -17,8 +17,8 @@ from typing import Any, Optional
 
 import webob
 
-from pecan_microversions.pecan.arguments import may_have_body, media_format
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.media import may_have_body, media_format
 
 __all__ = ['check_encoding']
 

@@ -45,13 +45,12 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
 from pecan_microversions.pecan.arguments import (
     body_names,
-    may_have_body,
-    media_format,
     path_conflict,
     root_name,
 )
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import with_arguments_of
+from pecan_microversions.pecan.media import may_have_body, media_format
 from pecan_microversions.pecan.request import current_request, get_version
 
 __all__ = ['ParamRules', 'QueryParam', 'declared_parameters',

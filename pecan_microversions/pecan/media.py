@@ -1,0 +1,42 @@
+"""Request bodies: the formats WSME reads, and whether there is a body.
+
+Shared by the checks before routing (:mod:`pecan_microversions.pecan.
+encoding`) and those of a method's arguments
+(:mod:`pecan_microversions.pecan.arguments`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Optional
+
+__all__ = ['FORMATS', 'may_have_body', 'media_format']
+
+#: The request body formats WSME reads, by the name
+#: ``VersionRegistry(request_formats=...)`` uses, and their media types.
+FORMATS: Mapping[str, frozenset[str]] = {
+    'json': frozenset(['application/json', 'text/javascript',
+                       'application/javascript']),
+    'form': frozenset(['application/x-www-form-urlencoded']),
+    'xml': frozenset(['text/xml']),
+}
+
+
+def media_format(media_type: str) -> Optional[str]:
+    """``'json'``, ``'form'`` or ``'xml'`` for a body WSME reads, else None."""
+    media_type = media_type.strip().lower()  # 'application/json ;...'
+    for name, types in FORMATS.items():
+        if media_type in types:
+            return name
+    return None
+
+
+def may_have_body(environ: Mapping[str, Any]) -> bool:
+    """Whether the request can have a body: ``False`` only where WebOb's
+    ``request.body`` is certainly empty (no or a zero ``Content-Length``,
+    and the input not marked readable without one), read without it."""
+    length = environ.get('CONTENT_LENGTH')
+    if length is None or length == '':
+        return bool(environ.get('wsgi.input_terminated',
+                                environ.get('webob.is_body_readable', False)))
+    return length != '0'
