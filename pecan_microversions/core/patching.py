@@ -232,6 +232,11 @@ def same_json(a: Any, b: Any, *, numbers: bool = False) -> bool:
     they are equal).  ``numbers``: an integer and a float of the same
     value are the same number (as RFC 6902's ``test`` compares them).
     Without recursion: any depth is compared."""
+    if a is b:
+        return True
+    cls = a.__class__
+    if cls is b.__class__ and cls is not dict and cls is not list:
+        return bool(a == b)  # the usual case: two scalars of one type
     stack = [(a, b)]
     while stack:
         a, b = stack.pop()
