@@ -40,6 +40,7 @@ from pecan_microversions.pecan.arguments import (
 )
 from pecan_microversions.pecan.calling import NOT_PARSED, call_method
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.media import media_format
 from pecan_microversions.pecan.params import declared_parameters
 from pecan_microversions.pecan.rendering import render_json
 from pecan_microversions.pecan.request import (
@@ -134,14 +135,20 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         def outer(self: Any, *args: Any, **kwargs: Any) -> Any:
             request = current_request()
             version = get_version(request)
-            if (body_index is not None and len(args) > body_index
-                    and isinstance(args[body_index], str)):
-                raise _path_into_body(self, args, version, request)
             try:
                 data = check_sources(request, definition, target, version,
                                      get_registry(request).request_formats)
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
+            if (body_index is not None and len(args) > body_index
+                    and isinstance(args[body_index], str)):
+                # Pecan placed a value where the body argument goes: the
+                # body's member named like the argument (the body is read
+                # whole below), or a path segment, which the URL does not
+                # take.
+                if args[body_index] != _member(request, data, body_name):
+                    raise _path_into_body(self, args, version, request)
+                args = args[:body_index]
             converted = None
             sent = data
             if data is None:
@@ -175,6 +182,14 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         return outer
 
     return decorate
+
+
+def _member(request: Any, data: Any, name: Optional[str]) -> Any:
+    """The member ``name`` of the request's JSON object or form body."""
+    if isinstance(data, dict):
+        return data.get(name)
+    return request.POST.get(name) if media_format(
+        request.content_type) == 'form' else None
 
 
 def _path_into_body(controller: Any, args: tuple[Any, ...],

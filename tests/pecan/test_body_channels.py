@@ -255,3 +255,39 @@ def test_path_into_the_body_outside_a_rest_controller_is_404():
     assert response.json['errors'][0]['status'] == 404
     assert app.post('/echo', b'"x"', content_type='application/json'
                     ).json == 'x'
+
+
+def test_body_member_named_like_the_body_argument_is_no_path_segment():
+    # Pecan places a JSON object's (or form's) member named like a
+    # positional argument in that argument: for the body argument, the
+    # body is read whole instead; a different path segment is a 405.
+    from pecan import rest
+    from wsme import types as wtypes
+
+    from pecan_microversions import versioned_resource, versioned_wsexpose
+
+    registry = VersionRegistry('shelf', [('1.0', 'a')])
+
+    @versioned_resource(registry, 'tag')
+    class Tag(wtypes.Base):
+        tag = wtypes.text
+
+    class Tags(rest.RestController):
+        @versioned_wsexpose(Tag, body=Tag)
+        def post(self, tag):
+            return tag
+
+    class Root:
+        tags = Tags()
+
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)], debug=False))
+    assert app.post('/tags', b'{"tag": "x"}',
+                    content_type='application/json').json == {'tag': 'x'}
+    assert app.post('/tags', b'tag.tag=x', content_type=FORM).json == {
+        'tag': 'x'}
+    refused = app.post('/tags/y', b'{"tag": "x"}', expect_errors=True,
+                       content_type='application/json')
+    assert refused.status_int == 405
+    assert refused.json['errors'][0]['code'] == \
+        'microversion.method_not_allowed'
