@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Optional
 
 from pecan_microversions.core.patching import same_json
 from pecan_microversions.core.representations import Converter
@@ -62,8 +62,21 @@ class ListOf:
             if tag == 'equal':
                 result += newest[i1:i2]
                 continue
+            # Items of a span replaced by one of another length are paired
+            # with the item each most resembles (in order), not by position:
+            # the edited item keeps its own hidden parts.
+            paired = (_paired(shown[i1:i2], patched[j1:j2])
+                      if tag == 'replace' and i2 - i1 != j2 - j1 else None)
             for offset, item in enumerate(patched[j1:j2]):
-                i = i1 + offset
+                if paired is not None:
+                    match = paired[offset]
+                    if match is None:
+                        result.append(None if item is None
+                                      else self.item.up(item, version))
+                        continue
+                    i = i1 + match
+                else:
+                    i = i1 + offset
                 if before[i:i + 1] == [after[j1 + offset]]:
                     result.append(newest[i])
                 elif (tag == 'replace' and i < i2 and item is not None
@@ -74,6 +87,31 @@ class ListOf:
                     result.append(None if item is None
                                   else self.item.up(item, version))
         return result
+
+
+def _paired(shown: list[Any], patched: list[Any]) -> list[Optional[int]]:
+    """For each patched item, the index of the shown item it resembles
+    most (sharing the most members), after the one paired before it; None
+    for an item resembling none (a new one)."""
+    pairs: list[Optional[int]] = []
+    start = 0
+    for item in patched:
+        best, score = None, 0
+        for index in range(start, len(shown)):
+            found = _resemblance(shown[index], item)
+            if found > score:
+                best, score = index, found
+        pairs.append(best)
+        if best is not None:
+            start = best + 1
+    return pairs
+
+
+def _resemblance(a: Any, b: Any) -> int:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return sum(1 for k, v in a.items()
+                   if k in b and same_json(v, b[k]))
+    return int(same_json(a, b))
 
 
 def _fingerprint(value: Any) -> str:

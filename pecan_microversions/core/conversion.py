@@ -232,8 +232,8 @@ class Conversion:
                                                       version)
             else:
                 if (step.retyped and new is not None and old is not None
-                        and shown.get(key) is not None and not same_json(
-                            self._up_value(step, shown[key], version), old)):
+                        and shown.get(key) is not None and _holds_more(
+                            old, self._up_value(step, shown[key], version))):
                     # The version shows part of the value: the rest would be
                     # lost, not kept (an owner's domain before it had one).
                     raise _hidden(key, self.resource, version)
@@ -287,6 +287,18 @@ def _computed(key: str, resource: str) -> RequestError:
     return RequestError(f'Field {key!r} of {resource} is computed and cannot '
                         'be changed.',
                         error_code='microversion.read_only_field')
+
+
+def _holds_more(old: Any, rebuilt: Any) -> bool:
+    """Whether the stored ``old`` value holds what ``rebuilt`` (``up`` of
+    what the version shows of it) lacks: a member it does not have or has
+    otherwise.  What ``up`` only adds or normalizes (a default member, 1
+    as 1.0) is not more."""
+    if isinstance(old, dict) and isinstance(rebuilt, dict):
+        return any(k not in rebuilt or not same_json(v, rebuilt[k],
+                                                     numbers=True)
+                   for k, v in old.items())
+    return not same_json(old, rebuilt, numbers=True)
 
 
 def _hidden(key: str, resource: str, version: Version) -> RequestError:

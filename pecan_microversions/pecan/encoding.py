@@ -23,8 +23,9 @@ from pecan_microversions.pecan.media import may_have_body, media_format
 __all__ = ['check_encoding']
 
 _UTF8 = frozenset(['utf-8', 'utf8'])
-#: Methods whose form (or multipart) body WebOb parses even when empty.
-_PARSED = frozenset(['POST', 'PUT', 'PATCH', 'DELETE'])
+#: The only methods whose form or multipart body WebOb (Python's form
+#: parser) never parses; it parses every other one, OPTIONS included.
+_UNPARSED = frozenset(['GET', 'HEAD'])
 
 
 def check_encoding(environ: Mapping[str, Any]) -> None:
@@ -42,14 +43,14 @@ def check_encoding(environ: Mapping[str, Any]) -> None:
     ASCII characters, the last not a space), and parts that parse (a part's
     charset known, a nested multipart part with a boundary): else 400.
 
-    A GET, HEAD or OPTIONS without a body, which nothing parses, is only
-    refused a charset WebOb fails on (unknown, or not UTF-8 for a form).
+    A GET or HEAD without a body, which nothing parses, is only refused a
+    charset WebOb fails on (unknown, or not UTF-8 for a form).
     The hook calls it for every request, before routing.
     """
     content_type = environ.get('CONTENT_TYPE') or ''
     if ';' in content_type or content_type[:10].lower() == 'multipart/':
         _check_content_type(environ, content_type, strict=environ.get(
-            'REQUEST_METHOD') in _PARSED or may_have_body(environ))
+            'REQUEST_METHOD') not in _UNPARSED or may_have_body(environ))
     query = environ.get('QUERY_STRING') or ''
     if '%' in query:
         try:

@@ -195,15 +195,19 @@ def _member(request: Any, data: Any, name: Optional[str]) -> Any:
 def _path_into_body(controller: Any, args: tuple[Any, ...],
                     version: Version, request: Any) -> APIError:
     """The error for a URL whose path segments would fill the body argument
-    (``POST /v1/nodes/<uuid>`` routed to ``post(self, node)``): the URL does
-    not answer the method (405, ``Allow`` listing what it answers), or,
-    outside a ``RestController``, names nothing (404)."""
+    (``POST /v1/nodes/<uuid>`` routed to ``post(self, node)``): an item URL
+    that does not answer the method (405, ``Allow`` listing what it
+    answers), or a URL that names nothing (404)."""
     what = request_line(request)
     if not isinstance(controller, pecan.rest.RestController):
         return APIError(f'{what} names no resource.', status=404,
                         error_code=http_code(404))
     allowed = url_methods(controller, [str(a) for a in args], version)
+    if not allowed or request.method in allowed:
+        # Not the URL of an item of this collection: it names nothing.
+        return APIError(f'{what} names no resource.', status=404,
+                        error_code=http_code(404))
     return APIError(f'{what} is not allowed: the URL does not take a '
                     f'{request.method}.', status=405,
                     error_code='microversion.method_not_allowed',
-                    headers={'Allow': ', '.join(allowed)} if allowed else None)
+                    headers={'Allow': ', '.join(allowed)})

@@ -38,7 +38,7 @@ def check_xml(body: bytes, definition: Any, version: Version) -> None:
         arguments = {a.name: a.datatype for a in definition.arguments}
         _xml_members(root, 'the XML body', 'argument', arguments, version,
                      None)
-    except ElementTree.ParseError as exc:
+    except (ElementTree.ParseError, ValueError) as exc:
         raise APIError(f'The XML body does not parse: {exc}.',
                        error_code='microversion.invalid_body') from None
     except RecursionError:
@@ -64,7 +64,8 @@ def _refuse_declarations(body: bytes) -> None:
     except _Declared:
         raise APIError('XML bodies with a DTD or entities are refused.',
                        error_code='microversion.invalid_body') from None
-    except expat.ExpatError as exc:
+    except (expat.ExpatError, ValueError) as exc:  # ValueError: an
+        # encoding expat does not read (multi-byte ones but UTF-8/16)
         raise APIError(f'The XML body does not parse: {exc}.',
                        error_code='microversion.invalid_body') from None
 

@@ -142,3 +142,121 @@ def test_ignore_mode_json_body_keeps_its_known_arguments():
                  'Content-Type': 'application/json'})
     assert response.status_int == 200
     assert gadgets.received == [('query', '1.3', {'q': 'x'})]
+
+
+# -- the third review ---------------------------------------------------------
+
+@pytest.mark.parametrize('method', ['OPTIONS', 'PROPFIND'])
+def test_multipart_without_boundary_on_any_parsed_method_is_400(demo,
+                                                                method):
+    # WebOb parses a form or multipart body for every method but GET/HEAD.
+    app, _ = demo
+    response = app.request('/v1/nodes', method=method, expect_errors=True,
+                           headers=dict(fleet('1.9'), **{
+                               'Content-Type': 'multipart/form-data'}))
+    assert response.status_int == 400
+    assert response.json['errors'][0]['code'] == \
+        'microversion.invalid_content_type'
+
+
+@pytest.mark.parametrize('encoding', ['Shift_JIS', 'EUC-JP', 'Big5'])
+def test_xml_in_an_encoding_expat_does_not_read_is_400(demo, encoding):
+    app, store = demo
+    document = (f'<?xml version="1.0" encoding="{encoding}"?>'
+                '<node><name>x</name><driver>i</driver></node>')
+    response = app.post('/v1/nodes', document.encode(encoding),
+                        headers=dict(fleet('1.1'), **{
+                            'Content-Type': 'text/xml'}), expect_errors=True)
+    assert response.status_int == 400
+    assert response.json['errors'][0]['code'] == 'microversion.invalid_body'
+    assert len(store.list()) == 3
+
+
+def test_path_segment_into_a_body_is_404_where_the_url_names_nothing():
+    from wsme import types as wtypes
+
+    from pecan_microversions import versioned_resource, versioned_wsexpose
+
+    registry = VersionRegistry('svc', [('1.0', 'a')])
+
+    @versioned_resource(registry, 'thing')
+    class Thing(wtypes.Base):
+        name = wtypes.text
+
+    class Things(rest.RestController):
+        @versioned_wsexpose(Thing, wtypes.text)
+        def get_one(self, uuid):
+            return Thing(name=uuid)
+
+        @versioned_wsexpose(Thing, wtypes.text, body=Thing)
+        def put(self, uuid, body):
+            return body
+
+    class Root:
+        things = Things()
+
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)], debug=False))
+    # /things/u1/extra is no item URL: 404, not a 405 whose Allow would
+    # list PUT itself.
+    response = app.put('/things/u1/extra', b'{"name": "n"}',
+                       content_type='application/json', expect_errors=True)
+    assert response.status_int == 404
+    assert app.put('/things/u1', b'{"name": "n"}',
+                   content_type='application/json').json == {'name': 'n'}
+
+
+def test_partly_hidden_check_ignores_what_up_only_adds_or_normalizes():
+    from pecan_microversions import Retype
+    from pecan_microversions.core.errors import RequestError
+    from pecan_microversions.core.schema import Schema, field
+    from pecan_microversions.core.version import Version
+
+    registry = VersionRegistry('svc', [('1.0', 'a'), ('1.1', 'b')])
+    schema = Schema(registry, 'thing', {
+        'size': field(changes=[Retype(str, float, max_version='1.0')]),
+        'owner': field(changes=[Retype(
+            lambda o: o.get('name'), lambda n: {'name': n, 'domain': 'd'},
+            max_version='1.0')]),
+    })
+    old = Version(1, 0)
+    patch = [{'op': 'replace', 'path': '/size', 'value': '2'}]
+    assert schema.patch_newest({'size': 1}, patch, old) == {'size': 2.0}
+    patch = [{'op': 'replace', 'path': '/owner', 'value': 'y'}]
+    assert schema.patch_newest({'owner': {'name': 'x'}}, patch, old) == {
+        'owner': {'name': 'y', 'domain': 'd'}}
+    with pytest.raises(RequestError) as info:  # a domain 1.0 cannot see
+        schema.patch_newest({'owner': {'name': 'x', 'domain': 'e'}}, patch,
+                            old)
+    assert info.value.code == 409
+
+
+def test_list_item_edited_after_a_removal_keeps_its_own_hidden_fields():
+    from wsme import types as wtypes
+
+    from pecan_microversions import Retype, versioned, versioned_resource
+    from pecan_microversions.core.version import Version
+    from pecan_microversions.wsme.conversion import patch_newest
+
+    registry = VersionRegistry('svc', [('1.0', 'a'), ('1.1', 'b')])
+
+    @versioned_resource(registry, 'part')
+    class Part(wtypes.Base):
+        label = wtypes.text
+        secret = versioned(wtypes.text, min_version='1.1')
+        size = versioned(float, changes=[Retype(  # converted: a merge
+            str, float, max_version='1.0', type_name='string',
+            datatype=wtypes.text)])
+
+    @versioned_resource(registry, 'gadget')
+    class Gadget(wtypes.Base):
+        parts = [Part]
+
+    Gadget.nested_types = (Part,)
+    newest = {'parts': [{'label': 'A', 'secret': 'sa', 'size': 1.0},
+                        {'label': 'B', 'secret': 'sb', 'size': 2.0}]}
+    patched = patch_newest(Gadget, newest, [
+        {'op': 'remove', 'path': '/parts/0'},
+        {'op': 'replace', 'path': '/parts/0/label', 'value': 'B2'}],
+        Version(1, 0))
+    assert patched['parts'] == [{'label': 'B2', 'secret': 'sb', 'size': 2.0}]
