@@ -58,14 +58,40 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
     datatype = resolve_datatype(datatype)
     try:
         operations = check_operations(datatype, patch, version, True)
-        result = patched_copy(dict(document), operations)
-        _check_effect(datatype, document, result, version, '', None)
-        _sync_renames(datatype, document, result, version)
+        # A renamed field the document holds only under another name is
+        # patched under the version's name, and written back under its own.
+        view, aliases = _version_names(datatype, document, version)
+        result = patched_copy(view, operations)
+        _check_effect(datatype, view, result, version, '', None)
+        _sync_renames(datatype, view, result, version)
+        for name, held in aliases:
+            if name in result:
+                result[held] = result.pop(name)
     except APPLY_ERRORS as exc:
         raise patch_failed(exc) from None
     except RecursionError:
         raise body_too_deep() from None
     return result
+
+
+def _version_names(datatype: Any, document: Mapping[str, Any],
+                   version: Version
+                   ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """A copy of ``document`` holding each renamed field under the
+    version's name, and the (version's name, name held) pairs moved."""
+    view = dict(document)
+    aliases: list[tuple[str, str]] = []
+    binding = binding_of(datatype) if isinstance(datatype, type) else None
+    if binding is None or not binding.sync[version]:
+        return view, aliases
+    names = {a.key: a.name for a in wtypes.list_attributes(datatype)}
+    for shown, others in binding.sync[version]:
+        name = names[shown]
+        held = next((names[k] for k in others if names[k] in view), None)
+        if name not in view and held is not None:
+            view[name] = view.pop(held)
+            aliases.append((name, held))
+    return view, aliases
 
 
 def _sync_renames(datatype: Any, before: Mapping[str, Any],

@@ -425,3 +425,20 @@ def test_apply_patch_changes_every_name_of_a_renamed_field():
     assert apply_patch(Car, {'name': 'n', 'pilot': 'p'}, [
         {'op': 'replace', 'path': '/pilot', 'value': 'q'}], V3) == {
             'name': 'n', 'pilot': 'q'}
+
+
+def test_apply_patch_reaches_a_renamed_field_held_under_another_name():
+    registry = VersionRegistry('shelf', HISTORY)
+
+    @versioned_resource(registry, 'car')
+    class Car(wtypes.Base):
+        name = wtypes.text
+        driver = versioned(wtypes.text, max_version='1.1')
+        pilot = versioned(wtypes.text, min_version='1.2', replaces='driver')
+
+    # Stored under the newest name; a 1.1 patch names the field 'driver'.
+    patched = apply_patch(Car, {'name': 'n', 'pilot': 'p'}, [
+        {'op': 'replace', 'path': '/driver', 'value': 'q'}], V1)
+    assert patched == {'name': 'n', 'pilot': 'q'}
+    assert apply_patch(Car, {'name': 'n', 'pilot': 'p'}, [
+        {'op': 'remove', 'path': '/driver'}], V1) == {'name': 'n'}
