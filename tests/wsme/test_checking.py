@@ -402,7 +402,8 @@ def test_a_value_map_onto_a_value_the_version_refuses_is_a_declaration_error():
                               changes=[ValueMap({'new': 'old'}, '1.2')])
 
 
-def test_apply_patch_changes_every_name_of_a_renamed_field():
+def _car():
+    """A type whose driver (to 1.1) is renamed pilot (from 1.2)."""
     registry = VersionRegistry('shelf', HISTORY)
 
     @versioned_resource(registry, 'car')
@@ -410,6 +411,12 @@ def test_apply_patch_changes_every_name_of_a_renamed_field():
         name = wtypes.text
         driver = versioned(wtypes.text, max_version='1.1')
         pilot = versioned(wtypes.text, min_version='1.2', replaces='driver')
+
+    return Car
+
+
+def test_apply_patch_changes_every_name_of_a_renamed_field():
+    Car = _car()
 
     stored = {'name': 'n', 'driver': 'old', 'pilot': 'old'}
     for version, path in ((V1, '/driver'), (V3, '/pilot')):
@@ -428,13 +435,7 @@ def test_apply_patch_changes_every_name_of_a_renamed_field():
 
 
 def test_apply_patch_reaches_a_renamed_field_held_under_another_name():
-    registry = VersionRegistry('shelf', HISTORY)
-
-    @versioned_resource(registry, 'car')
-    class Car(wtypes.Base):
-        name = wtypes.text
-        driver = versioned(wtypes.text, max_version='1.1')
-        pilot = versioned(wtypes.text, min_version='1.2', replaces='driver')
+    Car = _car()
 
     # Stored under the newest name; a 1.1 patch names the field 'driver'.
     patched = apply_patch(Car, {'name': 'n', 'pilot': 'p'}, [
