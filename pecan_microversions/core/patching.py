@@ -20,6 +20,7 @@ patch itself carries, plus :data:`MAX_COPIED`.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any, Optional
 
 import jsonpatch
@@ -27,8 +28,13 @@ import jsonpointer
 
 from pecan_microversions.core.errors import RequestError
 
-__all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'body_too_deep',
-           'json_copy', 'patch_failed', 'patched_copy', 'same_json']
+__all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'RenameGroups',
+           'body_too_deep', 'json_copy', 'names_held', 'named_as_shown',
+           'patch_failed', 'patched_copy', 'same_json']
+
+#: Each rename group of a resource at one version: the name the version
+#: shows it under, and every name of the group.
+RenameGroups = tuple[tuple[str, tuple[str, ...]], ...]
 
 #: The most a patch's ``copy`` operations may copy in all (see above).
 MAX_COPIED = 100_000
@@ -44,6 +50,7 @@ APPLY_ERRORS = (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException,
 _SCALARS = frozenset([str, int, float, bool, type(None)])
 _CONTAINERS = (dict, list)
 _NUMBERS = (int, float)
+_MISSING = object()
 
 
 def patch_failed(exc: BaseException) -> RequestError:
@@ -80,6 +87,36 @@ def patched_copy(document: Any, operations: list[dict[str, Any]]) -> Any:
     except RecursionError:
         raise limits.too_deep() from None
     return result
+
+
+def named_as_shown(document: Mapping[str, Any],
+                   groups: RenameGroups) -> dict[str, Any]:
+    """A copy of ``document`` holding each renamed field also under the
+    name the version shows it under (to apply that version's patch)."""
+    view = dict(document)
+    for name, group in groups:
+        if name not in view:
+            held = next((n for n in group if n in document), None)
+            if held is not None:
+                view[name] = document[held]
+    return view
+
+
+def names_held(document: Mapping[str, Any], view: Mapping[str, Any],
+               result: dict[str, Any], groups: RenameGroups) -> None:
+    """Write the patched ``result`` of ``view`` (see
+    :func:`named_as_shown`) back under the names ``document`` holds each
+    renamed field under, and no other: a change or removal under the
+    version's name is one of the field under all of them."""
+    for name, group in groups:
+        after = result.get(name, _MISSING)
+        changed = not same_json(view.get(name, _MISSING), after)
+        held = [n for n in group if n in document] or [name]
+        for other in group:
+            if other in held and changed and after is not _MISSING:
+                result[other] = after
+            elif other not in held or changed:
+                result.pop(other, None)
 
 
 def _apply(document: Any, operation: dict[str, Any], limits: _Limits) -> Any:

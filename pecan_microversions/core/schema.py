@@ -58,7 +58,13 @@ from pecan_microversions.core.field_rules import (
     conversion_specs,
     rename_groups,
 )
-from pecan_microversions.core.patching import patched_copy, same_json
+from pecan_microversions.core.patching import (
+    RenameGroups,
+    named_as_shown,
+    names_held,
+    patched_copy,
+    same_json,
+)
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import Change, Renamed
 from pecan_microversions.core.version import Version, VersionLike
@@ -159,9 +165,9 @@ class Schema:
                                       if s.compute is not None)
                          for v in registry.versions}
         #: each rename group, with the name each version shows it under
-        self._shown = {v: tuple((n, g) for g in self.groups for n in g
-                                if n in self.visible[v])
-                       for v in registry.versions}
+        self._shown: dict[Version, RenameGroups] = {
+            v: tuple((n, g) for g in self.groups for n in g
+                     if n in self.visible[v]) for v in registry.versions}
         #: rename groups whose versions see different values (changes=)
         self._converted = frozenset(
             g for g in self.groups if any(not isinstance(c, Renamed)
@@ -303,24 +309,10 @@ class Schema:
         """
         operations = self.check_patch(patch, version)
         shown = self._shown[version]
-        view = dict(document)
-        for name, group in shown:
-            if name not in view:
-                held = next((document[n] for n in group if n in document),
-                            _MISSING)
-                if held is not _MISSING:
-                    view[name] = held
+        view = named_as_shown(document, shown)
         result: dict[str, Any] = patched_copy(view, operations)
         self._check_effect(view, result, operations, version)
-        for name, group in shown:
-            after = result.get(name, _MISSING)
-            changed = not same_json(view.get(name, _MISSING), after)
-            held = [n for n in group if n in document] or [name]
-            for other in group:  # the names the document held, and no other
-                if other in held and changed and after is not _MISSING:
-                    result[other] = after
-                elif other not in held or changed:
-                    result.pop(other, None)
+        names_held(document, view, result, shown)
         return result
 
     def patch_newest(self, newest: Mapping[str, Any], patch: Any,

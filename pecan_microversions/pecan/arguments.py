@@ -40,7 +40,7 @@ from pecan_microversions.compat import request_body, wsme_dataholder
 from pecan_microversions.core.checking import check_member
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.pecan.media import (  # noqa: F401 (FORMATS)
+from pecan_microversions.pecan.media import (
     FORMATS,
     may_have_body,
     media_format,
@@ -57,7 +57,7 @@ from pecan_microversions.wsme.fields import binding_of
 from pecan_microversions.wsme.filtering import CONTAINERS
 
 __all__ = ['FORMATS', 'body_names', 'check_received', 'check_sources',
-           'may_have_body', 'media_format', 'root_name']
+           'may_have_body', 'media_format', 'path_conflict', 'root_name']
 
 _KEY_PART = re.compile(r'\.([^.\[\]]+)|\[([^\[\]]*)\]')
 
@@ -332,9 +332,10 @@ def _received(datatype: Any, value: Any, version: Version,
                 raise APIError(f'Mandatory field {field!r} is missing.',
                                error_code='microversion.missing_field')
             continue
-        if attr.name in converted:
+        if attr.name in converted and sent is not None:
             # Only a JSON body is converted up: WSME read this value as
-            # the newest representation, which the version does not have.
+            # the newest representation, which the version does not have
+            # (a null is the same in both).
             raise APIError.from_error(json_only(repr(field), version))
         if not check_member(binding, attr.name, sent, version, field,
                             readonly=attr.readonly, mandatory=mandatory):

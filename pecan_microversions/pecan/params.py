@@ -43,11 +43,7 @@ from pecan_microversions.core.contract import (
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
-from pecan_microversions.pecan.arguments import (
-    body_names,
-    path_conflict,
-    root_name,
-)
+from pecan_microversions.pecan.arguments import path_conflict, root_name
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import with_arguments_of
 from pecan_microversions.pecan.media import may_have_body, media_format
@@ -199,11 +195,13 @@ class ParamRules:
                    self.registry.unavailable_status)
 
 
-def _check_path_and_query(request: Any, bound: Mapping[str, Any],
+def _check_path_and_query(sent: tuple[tuple[str, Any], ...],
+                          bound: Mapping[str, Any],
                           variadic: Optional[str]) -> None:
-    """Refuse a query or body parameter naming an argument the method gets
-    another value for (from the URL path): Pecan would drop it."""
-    for key, value in _sent(request):
+    """Refuse a query or body parameter (``sent``) naming an argument the
+    method gets another value for (from the URL path): Pecan would drop
+    it."""
+    for key, value in sent:
         if (key in bound and key != variadic and key != 'self'
                 and isinstance(bound[key], str) and bound[key] != value):
             raise path_conflict(key)
@@ -294,11 +292,11 @@ def query_params(registry: VersionRegistry, owner: str, /,
                     if variadic is not None and variadic in bound:
                         # ``**kwargs``: the parameters it collects
                         bound = {**bound, **bound[variadic]}
-                    _check_path_and_query(request, bound, variadic)
+                    sent = tuple(_sent(request))  # what Pecan read by name
+                    _check_path_and_query(sent, bound, variadic)
                     rules.check_arguments(
                         bound, version, defaults,
-                        lambda: () if request.method == 'GET'
-                        else body_names(request))
+                        lambda: {root_name(key) for key, _ in sent})
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
 

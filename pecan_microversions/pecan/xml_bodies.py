@@ -131,7 +131,8 @@ def _xml_members(element: Any, label: str, what: str,
         if name in readonly:
             raise APIError(f'Field {here!r} is read-only.',
                            error_code='microversion.read_only_field')
-        if converted is not None and name in converted:
+        if (converted is not None and name in converted
+                and child.get('nil') != 'true'):  # a null needs no converting
             raise APIError.from_error(json_only(repr(here), version))
         _xml_text(child, here, tail=True, value=False)
         _xml_value(datatypes[name], child, here, version)

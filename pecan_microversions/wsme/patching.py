@@ -21,6 +21,9 @@ from pecan_microversions.core.checking import check_available, check_value
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.patching import (
     APPLY_ERRORS,
+    RenameGroups,
+    named_as_shown,
+    names_held,
     patch_failed,
     patched_copy,
     same_json,
@@ -58,15 +61,13 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
     datatype = resolve_datatype(datatype)
     try:
         operations = check_operations(datatype, patch, version, True)
-        # A renamed field the document holds only under another name is
-        # patched under the version's name, and written back under its own.
-        view, aliases = _version_names(datatype, document, version)
+        # A renamed field is patched under the version's name and written
+        # back under every name the document holds it under.
+        groups = _rename_groups(datatype, version)
+        view = named_as_shown(document, groups)
         result = patched_copy(view, operations)
         _check_effect(datatype, view, result, version, '', None)
-        _sync_renames(datatype, view, result, version)
-        for name, held in aliases:
-            if name in result:
-                result[held] = result.pop(name)
+        names_held(document, view, result, groups)
     except APPLY_ERRORS as exc:
         raise patch_failed(exc) from None
     except RecursionError:
@@ -74,43 +75,15 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
     return result
 
 
-def _version_names(datatype: Any, document: Mapping[str, Any],
-                   version: Version
-                   ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """A copy of ``document`` holding each renamed field under the
-    version's name, and the (version's name, name held) pairs moved."""
-    view = dict(document)
-    aliases: list[tuple[str, str]] = []
+def _rename_groups(datatype: Any, version: Version) -> RenameGroups:
+    """``datatype``'s rename groups, by public name, as ``version`` shows
+    them."""
     binding = binding_of(datatype) if isinstance(datatype, type) else None
     if binding is None or not binding.sync[version]:
-        return view, aliases
+        return ()
     names = {a.key: a.name for a in wtypes.list_attributes(datatype)}
-    for shown, others in binding.sync[version]:
-        name = names[shown]
-        held = next((names[k] for k in others if names[k] in view), None)
-        if name not in view and held is not None:
-            view[name] = view.pop(held)
-            aliases.append((name, held))
-    return view, aliases
-
-
-def _sync_renames(datatype: Any, before: Mapping[str, Any],
-                  after: dict[str, Any], version: Version) -> None:
-    """A renamed field is one value: the change the patch made under the
-    version's name is made under each other name ``before`` holds."""
-    binding = binding_of(datatype) if isinstance(datatype, type) else None
-    if binding is None or not binding.sync[version]:
-        return
-    names = {a.key: a.name for a in wtypes.list_attributes(datatype)}
-    for shown, others in binding.sync[version]:
-        name = names[shown]
-        if same_json(before.get(name, _ABSENT), after.get(name, _ABSENT)):
-            continue
-        for other in (names[key] for key in others):
-            if other in before and name in after:
-                after[other] = after[name]
-            elif other in before:
-                after.pop(other, None)
+    return tuple((names[shown], (names[shown], *(names[k] for k in others)))
+                 for shown, others in binding.sync[version])
 
 
 def _check_effect(datatype: Any, before: Any, after: Any, version: Version,

@@ -290,3 +290,13 @@ def test_body_member_named_like_the_body_argument_is_no_path_segment():
     refused = app.post('/tags/y', b'{"tag": "x"}', expect_errors=True,
                        content_type='application/json')
     assert refused.status_int == 404
+
+
+def test_null_for_a_converted_field_needs_no_json(fleet):
+    # Only a value has another representation; a null is the same in both.
+    app, _ = fleet
+    response = send(app, 'POST', '/v1/nodes', '1.8',
+                    '<node><name>x</name><hardware_type>i</hardware_type>'
+                    '<owner nil="true"/></node>', XML)
+    assert response.status_int == 201, response.body
+    assert response.json['owner'] is None
