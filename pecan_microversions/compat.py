@@ -26,6 +26,7 @@ __all__ = [
     'DATAHOLDER_KEY',
     'FROMJSON_FUNCTIONS',
     'NO_VALUES',
+    'context_app',
     'context_request',
     'context_response',
     'custom_actions',
@@ -90,6 +91,15 @@ def context_response() -> Any:
     :raises AttributeError: no request is being served in this context.
     """
     return pecan.core.state.response
+
+
+def context_app() -> Any:
+    """The Pecan application serving this context's request (Pecan keeps
+    it in ``pecan.core.state`` while it serves one).
+
+    :raises AttributeError: no request is being served in this context.
+    """
+    return pecan.core.state.app
 
 
 def exposure(function: Any) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 import io
 
 import pecan
+import pytest
 import webob
 import webtest
 from pecan import rest
@@ -260,3 +261,20 @@ def test_raised_by_controller_call_tells_the_call_from_its_inside():
     app.get('/broken', expect_errors=True)
     assert seen == {'/needs': True, '/broken': False}
     assert not compat.raised_by_controller_call(TypeError('no traceback'))
+
+
+def test_context_app_is_the_pecan_app_serving_the_request():
+    seen = {}
+
+    class Root:
+        @pecan.expose()
+        def index(self):
+            seen['app'] = compat.context_app()
+            return 'ok'
+
+    app = pecan.make_app(Root())  # Pecan inside RecursiveMiddleware
+    webtest.TestApp(app).get('/')
+    assert isinstance(seen['app'], pecan.core.Pecan)
+    assert seen['app'] is app.application
+    with pytest.raises(AttributeError):
+        compat.context_app()

@@ -35,6 +35,7 @@ from typing import Any, Optional
 import pecan
 from wsme import types as wtypes
 
+from pecan_microversions.compat import context_app
 from pecan_microversions.core.registry import STANDARD_HEADER, VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike
 from pecan_microversions.pecan.params import declared_query_params
@@ -50,6 +51,7 @@ from pecan_microversions.tools.routes import (
     Operation,
     api_operations,
     arguments,
+    wsgi_chain,
 )
 from pecan_microversions.tools.schemas import SchemaSet, extension
 from pecan_microversions.wsme.checking import JsonPatchOperation
@@ -322,17 +324,24 @@ class OpenAPIEndpoint:
 
     The controllers are walked once, on the first request (so the endpoint
     may be built inside the root controller's ``__init__``); each version's
-    document is built once.
+    document is built once.  Error bodies are described as the hook of the
+    application serving that first request writes them (its
+    ``error_renderer``); a WSGI middleware around the Pecan application
+    that changes them cannot be seen from a request: pass ``error_body``.
 
     :param app: the root controller instance (or the Pecan app).
     :param title: ``info.title``.
+    :param error_body: the JSON Schema of the service's error bodies (see
+        :func:`~pecan_microversions.tools.responses.error_schema`).
     """
 
     def __init__(self, registry: VersionRegistry, app: Any, *,
-                 title: Optional[str] = None) -> None:
+                 title: Optional[str] = None,
+                 error_body: Optional[dict[str, Any]] = None) -> None:
         self.registry = registry
         self.app = app
         self.title = title
+        self._error_body = error_body
         self._lock = threading.Lock()
         self._operations: Optional[list[Operation]] = None
         self._documents: dict[Version, dict[str, Any]] = {}
@@ -343,12 +352,28 @@ class OpenAPIEndpoint:
         with self._lock:
             if self._operations is None:
                 self._operations = api_operations(self.app)
+            serving = self._serving()
+            if self._error_body is None and serving is not None:
+                self._error_body = error_schema(serving)
             found = self._documents.get(at)
             if found is None:
-                found = self._documents[at] = openapi_document(
+                found = openapi_document(
                     self.registry, self.app, at, title=self.title,
-                    operations=self._operations)
+                    operations=self._operations, error_body=self._error_body)
+                if self._error_body is not None:  # else not cached
+                    self._documents[at] = found
         return found
+
+    def _serving(self) -> Optional[Any]:
+        """The application whose hook writes the errors: ``app`` if it is
+        (or wraps) the Pecan app, else the one serving this request; None
+        outside a request (the document then assumes the hook's default)."""
+        if isinstance(wsgi_chain(self.app)[-1], pecan.core.Pecan):
+            return self.app
+        try:
+            return context_app()
+        except AttributeError:
+            return None
 
     def respond(self) -> dict[str, Any]:
         """The document for the current request: its negotiated version,
