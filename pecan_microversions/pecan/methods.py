@@ -39,6 +39,7 @@ dispatcher exactly as it would to them; there is no public API for that.
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Optional, Protocol
 
@@ -48,6 +49,7 @@ from pecan_microversions.core.errors import (
     InvalidDeclarationError,
     MismatchedExposureError,
     OverlappingVersionsError,
+    VersionedMethodError,
 )
 from pecan_microversions.core.registry import Declaration, VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
@@ -195,6 +197,10 @@ def api_version(registry: VersionRegistry, min_version: VersionLike,
         name = function.__name__
         owner = endpoint or _controller_path(function)
         low, high = _check_range(registry, function, min_version, max_version)
+        # The namespace being defined (a class body, where Nova's idiom
+        # would define the method again): only the last definition stays.
+        _check_not_redefined(sys._getframe(1).f_locals.get(name), function,
+                             low, high)
         declaration = registry.declare(METHOD, owner, name, low, high)
         implementation = Implementation(function, low, high, declaration)
         versioned = VersionedMethod(registry, name, owner, missing_status,
@@ -287,6 +293,26 @@ def _check_function(function: Any) -> None:
             f'{_where(function)}: put @api_version below the generic '
             'controller\'s @....when(...), so that the handler it registers '
             'is the versioned one.')
+
+
+def _check_not_redefined(earlier: Any, function: Callable[..., Any],
+                         low: Optional[Version], high: Optional[Version]
+                         ) -> None:
+    """Refuse ``@api_version`` on a name already bound, in the namespace
+    being defined, to a versioned method: the earlier implementations
+    would be lost without a word."""
+    versioned = getattr(earlier, 'versioned', None)
+    if not isinstance(versioned, VersionedMethod):
+        return
+    ranges = _describe([(i.min_version, i.max_version)
+                        for i in versioned.implementations])
+    bounds = ', '.join(repr(str(v)) for v in (low, high) if v is not None)
+    raise VersionedMethodError(
+        f'{_where(function)}: {function.__name__} is defined again with '
+        f'@api_version; only the last definition would stay, so the one '
+        f'at {_where(versioned.implementations[0].function)} ({ranges}) '
+        f'would never run. Add this implementation with '
+        f'@{function.__name__}.version({bounds}).')
 
 
 def _check_same_exposure(first: Callable[..., Any],

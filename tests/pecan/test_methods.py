@@ -1,5 +1,7 @@
 """Declaring versioned methods: import-time errors, metadata, history."""
 
+import functools
+
 import pecan
 import pytest
 from pecan import rest
@@ -459,3 +461,65 @@ def test_api_version_over_a_wrapper_routes_in_a_rest_controller():
     assert app.patch('/t1?x=1', headers=at_1_1,
                      status=400).json['errors'][0]['code'] == (
         'microversion.unknown_query_parameter')
+
+
+def test_nova_style_redefinition_is_an_error():
+    """Defining the method again with @api_version (Nova's idiom) would keep
+    only the last definition: refused at import, naming the fix."""
+    registry = fresh()
+    with pytest.raises(VersionedMethodError) as info:
+        class Things(rest.RestController):
+            @api_version(registry, '1.0', '1.1')
+            @pecan.expose('json')
+            def get_all(self):
+                return {}
+
+            @api_version(registry, '1.2')  # noqa: F811
+            @pecan.expose('json')
+            def get_all(self):  # noqa: F811
+                return {}
+    message = str(info.value)
+    assert "@get_all.version('1.2')" in message
+    assert '1.0 to 1.1' in message and 'never run' in message
+    assert len(list(registry.declarations())) == 1  # the refused one is not
+
+
+def test_redefinition_under_an_outer_wrapper_is_an_error():
+    registry = fresh()
+
+    def outer(function):
+        return functools.wraps(function)(
+            lambda *args, **kwargs: function(*args, **kwargs))
+
+    with pytest.raises(VersionedMethodError, match=r"@m\.version\('1\.3', "
+                                                   r"'1\.4'\)"):
+        class C:
+            @outer
+            @api_version(registry, '1.1')
+            @pecan.expose('json')
+            def m(self):
+                return {}
+
+            @outer  # noqa: F811
+            @api_version(registry, '1.3', '1.4')
+            @pecan.expose('json')
+            def m(self):  # noqa: F811
+                return {}
+
+
+def test_same_name_in_another_class_is_not_a_redefinition():
+    registry = fresh()
+
+    class A:
+        @api_version(registry, '1.1')
+        @pecan.expose('json')
+        def m(self):
+            return {}
+
+    class B(A):
+        @api_version(registry, '1.3')
+        @pecan.expose('json')
+        def m(self):
+            return {}
+
+    assert B.m.versioned.implementations[0].min_version == Version(1, 3)
