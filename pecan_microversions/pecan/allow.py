@@ -3,17 +3,26 @@ version, versioned handlers counted only inside their ranges."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Optional
 
 import pecan.rest
+import pecan.util
 
-from pecan_microversions.compat import custom_actions, exposure, generic_handlers
+from pecan_microversions.compat import (
+    custom_actions,
+    exposure,
+    function_definition,
+    generic_handlers,
+    is_wsme_function,
+)
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.request import current_request
 
 __all__ = ['allowed_methods', 'collection_methods', 'exists_at_version',
-           'note_route', 'rest_methods', 'url_methods']
+           'noted_route', 'note_route', 'rest_methods', 'unfilled_path',
+           'url_handlers', 'url_methods']
 
 _REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
                     'HEAD': ('head',)}
@@ -58,9 +67,9 @@ def allowed_methods(dispatcher: Any, controller: Any,
                                else (method,))
         return sorted(allowed)
     if isinstance(controller, pecan.rest.RestController):
-        route = current_request().environ.get(_ROUTE_KEY)
-        if route is not None and route[0] is controller:
-            return url_methods(controller, route[1], version)
+        remainder = noted_route(controller)
+        if remainder is not None:
+            return url_methods(controller, remainder, version)
         return rest_methods(controller, _rest_shape(
             controller, dispatcher.__name__), version)
     return []
@@ -72,6 +81,13 @@ def note_route(request: Any, controller: pecan.rest.RestController,
     below it, so that :func:`allowed_methods` lists what that URL answers
     (a ``PUT`` on the collection reaches the item's ``put``)."""
     request.environ[_ROUTE_KEY] = (controller, remainder)
+
+
+def noted_route(controller: Any) -> Optional[list[str]]:
+    """The path below ``controller`` if it routed the current request last
+    (see :func:`note_route`), else ``None``."""
+    route = current_request().environ.get(_ROUTE_KEY)
+    return route[1] if route is not None and route[0] is controller else None
 
 
 def collection_methods(controller: pecan.rest.RestController,
@@ -86,15 +102,33 @@ def url_methods(controller: pecan.rest.RestController,
     """The HTTP methods a ``RestController`` answers at ``version`` at the
     URL whose path below the controller is ``remainder``: its collection
     (``[]``), a custom action (``['x', 'reboot']``) or an item
-    (``['x']``).  The same list whichever method the request used."""
+    (``['x']``).  The same list whichever method the request used; none
+    for a path with more segments than the item's (or the action's)
+    handlers take (``['x', 'unknown']``): that URL names nothing."""
+    return _methods(controller, url_handlers(controller, remainder), version)
+
+
+def url_handlers(controller: pecan.rest.RestController,
+                 remainder: list[str]) -> dict[str, tuple[str, ...]]:
+    """The names of the handlers that may answer each HTTP method at the
+    URL whose path below ``controller`` is ``remainder``, at some version
+    (see :func:`url_methods`)."""
     parts = [part for part in remainder if part]
     if not parts:
-        return collection_methods(controller, version)
+        return _REST_COLLECTION
     actions = custom_actions(controller)
     if parts[-1] in actions:
-        return rest_methods(controller, _action_shape(
-            parts[-1], actions[parts[-1]]), version)
-    return rest_methods(controller, _REST_ITEM, version)
+        shape = _action_shape(parts[-1], actions[parts[-1]])
+        parts = parts[:-1]
+    else:
+        shape = _REST_ITEM
+    # Pecan passes the parent's identifiers (a sub-controller's) first;
+    # once it called the handler they are gone, and the path fitted it.
+    routed = current_request().pecan.get('routing_args') or ()
+    segments = len(parts) + len(routed)
+    return {method: tuple(name for name in names if _takes(
+                getattr(controller, name, None), segments))
+            for method, names in shape.items()}
 
 
 def rest_methods(controller: pecan.rest.RestController,
@@ -103,12 +137,51 @@ def rest_methods(controller: pecan.rest.RestController,
     """The HTTP methods of ``shape`` (each with the handler names that
     answer it) for which ``controller`` has a handler at ``version``, and
     ``HEAD`` with ``GET`` where the controller answers it so."""
+    return _methods(controller, shape, version)
+
+
+def _methods(controller: Any, shape: Mapping[str, tuple[str, ...]],
+             version: Version) -> list[str]:
     methods = {method for method, names in shape.items()
                if any(exists_at_version(getattr(controller, name, None),
                                         version) for name in names)}
     if 'GET' in methods and getattr(controller, 'head_like_get', False):
         methods.add('HEAD')  # VersionedRestController answers it
     return sorted(methods)
+
+
+def unfilled_path(handler: Any, args: tuple[Any, ...],
+                  kwargs: Mapping[str, Any]) -> bool:
+    """Whether a call of ``handler`` with the path values ``args`` (its
+    controller's, if any, left out) and the named values ``kwargs``
+    leaves an argument the URL path must give unfilled: ``PATCH
+    /v1/nodes`` routed to ``patch(self, uuid)``."""
+    names, _ = _path_arguments(handler)
+    return any(name not in kwargs for name in names[len(args):])
+
+
+def _takes(handler: Any, segments: int) -> bool:
+    """Whether ``handler`` takes ``segments`` path segments as arguments."""
+    if handler is None:
+        return False
+    _, most = _path_arguments(handler)
+    return most is None or segments <= most
+
+
+def _path_arguments(handler: Any) -> tuple[list[str], Optional[int]]:
+    """The required arguments ``handler`` takes from the URL path, and how
+    many it takes at most (``None``: any number): its WSME arguments other
+    than the body, or else those Pecan fills from the path."""
+    declared = inspect.unwrap(handler, stop=is_wsme_function)
+    if is_wsme_function(declared):
+        definition = function_definition(declared)
+        arguments = definition.arguments[
+            :len(definition.arguments) - (definition.body_type is not None)]
+        return [a.name for a in arguments if a.mandatory], len(arguments)
+    spec = pecan.util.getargspec(handler)
+    names = spec.args[1:]  # not self
+    required = names[:len(names) - len(spec.defaults or ())]
+    return required, None if spec.varargs is not None else len(names)
 
 
 def _generic_root(handler: Any, controller: Any) -> Any:

@@ -26,13 +26,11 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Optional
 
-import pecan.rest
 from wsmeext.pecan import wsexpose
 
 from pecan_microversions.compat import context_response, function_definition
-from pecan_microversions.core.errors import RequestError, http_code
+from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.version import Version
-from pecan_microversions.pecan.allow import url_methods
 from pecan_microversions.pecan.arguments import (
     body_names,
     check_received,
@@ -47,8 +45,8 @@ from pecan_microversions.pecan.request import (
     current_request,
     get_registry,
     get_version,
-    request_line,
 )
+from pecan_microversions.pecan.unfilled import url_refusal
 from pecan_microversions.wsme.checking import resolve_datatype
 from pecan_microversions.wsme.conversion import converter_of, up_from
 from pecan_microversions.wsme.fields import check_bound
@@ -147,7 +145,8 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 # whole below), or a path segment, which the URL does not
                 # take.
                 if args[body_index] != _member(request, data, body_name):
-                    raise _path_into_body(self, args, version, request)
+                    raise url_refusal(self, [str(a) for a in args],
+                                      version, request)
                 args = args[:body_index]
             converted = None
             sent = data
@@ -190,24 +189,3 @@ def _member(request: Any, data: Any, name: Optional[str]) -> Any:
         return data.get(name)
     return request.POST.get(name) if media_format(
         request.content_type) == 'form' else None
-
-
-def _path_into_body(controller: Any, args: tuple[Any, ...],
-                    version: Version, request: Any) -> APIError:
-    """The error for a URL whose path segments would fill the body argument
-    (``POST /v1/nodes/<uuid>`` routed to ``post(self, node)``): an item URL
-    that does not answer the method (405, ``Allow`` listing what it
-    answers), or a URL that names nothing (404)."""
-    what = request_line(request)
-    if not isinstance(controller, pecan.rest.RestController):
-        return APIError(f'{what} names no resource.', status=404,
-                        error_code=http_code(404))
-    allowed = url_methods(controller, [str(a) for a in args], version)
-    if not allowed or request.method in allowed:
-        # Not the URL of an item of this collection: it names nothing.
-        return APIError(f'{what} names no resource.', status=404,
-                        error_code=http_code(404))
-    return APIError(f'{what} is not allowed: the URL does not take a '
-                    f'{request.method}.', status=405,
-                    error_code='microversion.method_not_allowed',
-                    headers={'Allow': ', '.join(allowed)})

@@ -43,6 +43,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Optional, Protocol
 
+import pecan.rest
+
 from pecan_microversions.compat import exposure
 from pecan_microversions.core.changes import METHOD
 from pecan_microversions.core.errors import (
@@ -61,6 +63,7 @@ from pecan_microversions.pecan.exposure import (
     with_arguments_of,
 )
 from pecan_microversions.pecan.request import get_version, request_line
+from pecan_microversions.pecan.unfilled import url_mismatch
 
 __all__ = [
     'Implementation',
@@ -253,8 +256,8 @@ def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
         _ = first
         function = versioned.function_at(get_version())
         if function is None:
-            raise _missing_error(versioned, made[0],
-                                 args[0] if args else None, get_version())
+            raise _missing_error(versioned, made[0], args, kwargs,
+                                 get_version())
         return function(*args, **kwargs)
 
     # The implementation's own arguments: Pecan reads them here without
@@ -372,7 +375,15 @@ def _controller_path(function: Callable[..., Any]) -> str:
 
 
 def _missing_error(versioned: VersionedMethod, dispatcher: Any,
-                   controller: Any, version: Version) -> APIError:
+                   args: tuple[Any, ...], kwargs: dict[str, Any],
+                   version: Version) -> APIError:
+    controller = args[0] if args else None
+    if isinstance(controller, pecan.rest.RestController):
+        refusal = url_mismatch(controller, versioned.name,
+                               versioned.implementations[0].function,
+                               args[1:], kwargs, version)
+        if refusal is not None:
+            return refusal
     # A HEAD routed here as GET is (not to a head method or a generic
     # controller's HEAD handler) answers as the GET does.
     what = request_line(head_as_get=versioned.name != 'head' and not exposure(

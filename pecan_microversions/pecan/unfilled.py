@@ -35,11 +35,18 @@ import pecan.rest
 from pecan_microversions.compat import raised_by_controller_call, routed_call
 from pecan_microversions.core.errors import http_code
 from pecan_microversions.core.version import Version
-from pecan_microversions.pecan.allow import collection_methods
+from pecan_microversions.pecan.allow import (
+    collection_methods,
+    noted_route,
+    unfilled_path,
+    url_handlers,
+    url_methods,
+)
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.pecan.request import request_line
+from pecan_microversions.pecan.request import current_request, request_line
 
-__all__ = ['unfilled_call']
+__all__ = ['collection_refusal', 'unfilled_call', 'url_mismatch',
+           'url_refusal']
 
 #: ``RestController`` methods Pecan calls with the item's identifier.
 _ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
@@ -77,14 +84,68 @@ def unfilled_call(state: Any, error: TypeError,
     if (isinstance(owner, pecan.rest.RestController) and len(missing) == 1
             and controller.__name__ in _ITEM_METHODS and version is not None):
         # The item's identifier is missing: the URL is the collection's.
-        allowed = collection_methods(owner, version)
-        return APIError(f'{what} is not allowed: {request.method} needs an '
-                        'item of the collection in the URL.', status=405,
-                        error_code='microversion.method_not_allowed',
-                        headers={'Allow': ', '.join(allowed)}
-                        if allowed else None)
+        return collection_refusal(owner, version, request,
+                                  head_as_get=controller.__name__ != 'head')
     return APIError(f'{what} is missing {_names(missing)}.',
                     error_code='microversion.missing_argument')
+
+
+def collection_refusal(controller: pecan.rest.RestController,
+                       version: Version, request: Any, *,
+                       head_as_get: bool = True) -> APIError:
+    """The 405 for an item's method (``put``, ``patch``, ...) that Pecan
+    routed from the collection's own URL, without the item's identifier:
+    ``Allow`` lists what the collection answers at ``version``."""
+    allowed = collection_methods(controller, version)
+    return APIError(f'{request_line(request, head_as_get=head_as_get)} is '
+                    f'not allowed: {request.method} needs an item of the '
+                    'collection in the URL.', status=405,
+                    error_code='microversion.method_not_allowed',
+                    headers={'Allow': ', '.join(allowed)}
+                    if allowed else None)
+
+
+def url_refusal(controller: Any, remainder: list[str], version: Version,
+                request: Any) -> APIError:
+    """The error for a URL that never takes the request's method: an item
+    (or collection) URL of a ``RestController`` that does not answer it
+    (405, ``Allow`` listing what it answers at ``version``), or a URL
+    (``remainder`` below ``controller``) that names nothing (404)."""
+    what = request_line(request)
+    allowed = (url_methods(controller, remainder, version)
+               if isinstance(controller, pecan.rest.RestController) else [])
+    if not allowed or request.method in allowed:
+        # Not the URL of a collection or an item: it names nothing.
+        return APIError(f'{what} names no resource.', status=404,
+                        error_code=http_code(404))
+    return APIError(f'{what} is not allowed: the URL does not take a '
+                    f'{request.method}.', status=405,
+                    error_code='microversion.method_not_allowed',
+                    headers={'Allow': ', '.join(allowed)})
+
+
+def url_mismatch(controller: pecan.rest.RestController, name: str,
+                 function: Any, given: tuple[Any, ...],
+                 kwargs: dict[str, Any], version: Version
+                 ) -> Optional[APIError]:
+    """The plain 404/405 when the current request's URL takes the handler
+    ``name`` of ``controller`` (declared by ``function``, called with the
+    path values ``given`` and ``kwargs``) at no version: ``PATCH
+    /v1/nodes`` routed to the item's ``patch``; ``None`` if it takes it.
+    For the error of a versioned method outside its versions, which must
+    not say that the method exists in others at that URL."""
+    request = current_request()
+    remainder = noted_route(controller)
+    if unfilled_path(function, given, kwargs):
+        if name in _ITEM_METHODS:
+            return collection_refusal(controller, version, request,
+                                      head_as_get=name != 'head')
+        return url_refusal(controller, remainder or [], version, request)
+    if remainder is not None and not any(
+            name in names
+            for names in url_handlers(controller, remainder).values()):
+        return url_refusal(controller, remainder, version, request)
+    return None
 
 
 def _missing(signature: inspect.Signature, positional: int,

@@ -501,6 +501,24 @@ def test_patched_values_are_checked_as_a_post_body_is(api, store, version,
     assert store.list() == before
 
 
+@pytest.mark.parametrize('path', [f'/v1/nodes/{SEED}/unknown',
+                                  f'/v1/nodes/{SEED}/unknown/more',
+                                  f'/v1/nodes/{SEED}/states/unknown'])
+@pytest.mark.parametrize('version', ['1.0', '1.3', '1.6', '1.9'])
+def test_a_url_below_an_item_naming_nothing_is_404_for_every_method(
+        api, path, version):
+    # Not a 405 listing the item's methods (PUT, DELETE, OPTIONS were).
+    for method in ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']:
+        response = api.request(path, method=method, headers=dict(
+            hdr(version), **{'Content-Type': 'application/json'}),
+            body=b'[]' if method in ('POST', 'PUT', 'PATCH') else b'',
+            expect_errors=True)
+        assert_error(response, 404)
+        assert 'Allow' not in response.headers, method
+    response = api.head(path, headers=hdr(version), expect_errors=True)
+    assert response.status_int == 404
+
+
 @pytest.mark.parametrize('path, version, allow', [
     ('/v1/nodes', '1.0', 'GET, HEAD, POST'),
     ('/v1/nodes', '1.3', 'GET, HEAD, POST'),     # PATCH is an item's

@@ -261,6 +261,9 @@ URL_METHODS = {
     '/v1/things/x': {'1.0': 'DELETE', '1.3': 'DELETE, GET, HEAD, PATCH, PUT',
                      '1.6': 'GET, HEAD, PATCH'},
     '/v1/things/x/rename': {'1.0': None, '1.3': 'POST', '1.6': None},
+    # More segments than the item's methods take: names nothing.
+    '/v1/things/x/unknown': {'1.0': None, '1.3': None, '1.6': None},
+    '/v1/things/x/parts/y/z': {'1.0': None, '1.3': None, '1.6': None},
 }
 
 
@@ -423,3 +426,47 @@ def test_force_canonical_redirect_does_not_hide_range():
     assert inside.status_int == 302
     outside = call(app, 'GET', '/v1/shelves/a', '1.1')
     assert_error(outside, 'GET', '1.1', 404, NO_RESOURCE)
+
+
+@pytest.mark.parametrize('method, version', [
+    ('PATCH', '1.0'), ('PATCH', '1.2'),   # patch: 1.3 and later
+    ('PUT', '1.0'), ('PUT', '1.6'),       # put (405 outside): 1.2 to 1.4
+    ('DELETE', '1.6'),                    # delete: 1.0 to 1.5
+])
+def test_item_method_outside_its_range_on_the_collection_is_its_405(
+        app, method, version):
+    # The collection URL answers none of them at any version: the 405 of
+    # the URL, not a 404 (or 405) saying the method exists in others.
+    response = call(app, method, '/v1/things', version, V1_BODY)
+    assert response.status_int == 405
+    assert_version_headers(response, version)
+    assert response.headers['Allow'] == 'GET, HEAD, POST'
+    (error,) = response.json['errors']
+    assert error['code'] == NOT_ALLOWED
+    detail = error['detail']
+    assert 'exists in' not in detail
+    assert f'{method} needs an item of the collection' in detail
+
+
+@pytest.mark.parametrize('method, path, version', [
+    ('POST', '/v1/things/rename', '1.0'),   # rename needs the item
+    ('POST', '/v1/things/rename', '1.6'),
+    ('PUT', '/v1/things/x/unknown', '1.0'),  # the body is no path segment
+    ('PUT', '/v1/things/x/unknown', '1.6'),
+])
+def test_versioned_method_a_url_never_takes_is_a_plain_404(app, method,
+                                                           path, version):
+    response = call(app, method, path, version, V1_BODY)
+    assert_error(response, method, version, 404, 'http.not_found')
+    assert 'Allow' not in response.headers
+    assert 'exists in' not in response.json['errors'][0]['detail']
+
+
+@pytest.mark.parametrize('method, version, ranges', [
+    ('PATCH', '1.2', '1.3 and later'), ('DELETE', '1.6', '1.0 to 1.5'),
+    ('POST', '1.0', '1.3 to 1.5')])
+def test_versioned_method_of_an_item_still_names_its_ranges(app, method,
+                                                            version, ranges):
+    path = '/v1/things/x/rename' if method == 'POST' else '/v1/things/x'
+    response = call(app, method, path, version, V1_BODY)
+    assert_error(response, method, version, 404, NOT_FOUND, ranges)
