@@ -35,6 +35,7 @@ import functools
 import json
 import sys
 import threading
+import types
 import uuid as uuidlib
 from collections.abc import Callable
 from typing import Any, Optional
@@ -54,6 +55,7 @@ from pecan_microversions.core.rendering import wsme_fault
 from pecan_microversions.core.schema import Schema, field
 from pecan_microversions.demo.server import run_command
 from pecan_microversions.examples.envelope import ErrorMessageEnvelope
+from pecan_microversions.pecan.unfilled import refused_call
 from pecan_microversions.tools.responses import describe
 
 __all__ = ['NODE', 'REGISTRY', 'main', 'make_app']
@@ -98,6 +100,13 @@ def expose(status_code: Optional[int] = None
     def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(function)
         def exposed(self: Any, *args: Any, **kwargs: Any) -> Any:
+            # Pecan passes this wrapper whatever the URL holds: a call the
+            # method cannot take is the client's 404, 405 or 400 (the
+            # hook renders it), not a TypeError answered 500 below.
+            refused = refused_call(types.MethodType(function, self), args,
+                                   kwargs, get_version())
+            if refused is not None:
+                raise refused
             try:
                 result = function(self, *args, **kwargs)
                 if status_code:

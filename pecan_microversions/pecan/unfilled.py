@@ -18,6 +18,15 @@ ran.  The client then gets
   left out, for any other method;
 * 404 when the request gave the method more than it takes.
 
+A service's own exposing decorator that takes ``*args, **kwargs`` (which
+Pecan passes whatever the request holds) asks :func:`refused_call` the
+same about the method it wraps, before calling it, as the Ironic-style
+example does.  There it also answers 405 for a ``RestController``
+collection method given an item's identifier (``POST /v1/nodes/<ident>``)
+when the item's URL answers other methods (``Allow`` lists them), and 400
+``microversion.unknown_argument`` for a parameter the method does not take
+(Pecan drops those for other methods).
+
 Every other ``TypeError`` stays a 500: one raised inside a controller or
 its decorators, or while the result is rendered, and the call of a method
 with a required keyword-only argument (Pecan never passes one).
@@ -28,6 +37,7 @@ this check: a missing one is then the decorator's ``TypeError``, a 500.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import Any, Optional
 
 import pecan.rest
@@ -45,8 +55,8 @@ from pecan_microversions.pecan.allow import (
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import current_request, request_line
 
-__all__ = ['collection_refusal', 'unfilled_call', 'url_mismatch',
-           'url_refusal']
+__all__ = ['collection_refusal', 'refused_call', 'unfilled_call',
+           'url_mismatch', 'url_refusal']
 
 #: ``RestController`` methods Pecan calls with the item's identifier.
 _ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
@@ -61,31 +71,57 @@ def unfilled_call(state: Any, error: TypeError,
     if routed is None or not raised_by_controller_call(error):
         return None
     controller, given, keywords = routed
+    return refused_call(controller, given, keywords, version, state.request)
+
+
+def refused_call(method: Callable[..., Any], args: tuple[Any, ...],
+                 kwargs: dict[str, Any], version: Optional[Version],
+                 request: Optional[Any] = None) -> Optional[APIError]:
+    """The client error for calling the controller's bound ``method`` with
+    the ``args`` and ``kwargs`` Pecan routed to it, if its own signature
+    (not a wrapped function's) does not take them; ``None`` if it does.
+
+    A service's own exposing decorator taking ``*args, **kwargs`` calls it
+    with the method it wraps, to answer a request its URL cannot call as
+    the hook does (:func:`unfilled_call`), or a ``keywords`` argument the
+    method does not take (which Pecan drops for other methods) with a 400
+    ``microversion.unknown_argument``.
+    """
     try:  # the called function's own arguments, not a wrapped one's
-        signature = inspect.signature(controller, follow_wrapped=False)
-        signature.bind(*given, **keywords)
+        signature = inspect.signature(method, follow_wrapped=False)
+        signature.bind(*args, **kwargs)
     except TypeError:
         pass
     except ValueError:  # no signature to read
         return None
     else:
         return None  # the call fits: the error is not about arguments
-    request = state.request
-    what = request_line(request,
-                        head_as_get=controller.__name__ != 'head')
-    missing = _missing(signature, len(given), keywords)
+    request = current_request(request)
+    what = request_line(request, head_as_get=method.__name__ != 'head')
+    missing = _missing(signature, len(args), kwargs)
     if missing is None:
         return None
-    if not missing:
+    owner = getattr(method, '__self__', None)
+    if not isinstance(owner, pecan.rest.RestController):
+        owner = None
+    if not missing and not _takes_all(signature, len(args)):
+        if (owner is not None and version is not None and len(args) == 1
+                and method.__name__ not in _ITEM_METHODS):
+            # POST /v1/nodes/<ident>: the item's URL, if the item answers.
+            return url_refusal(owner, [str(args[0])], version, request)
         return APIError(f'{what} names no resource: the path has more '
                         'segments than the method takes.', status=404,
                         error_code=http_code(404))
-    owner = getattr(controller, '__self__', None)
-    if (isinstance(owner, pecan.rest.RestController) and len(missing) == 1
-            and controller.__name__ in _ITEM_METHODS and version is not None):
+    if not missing:
+        unknown = _unknown(signature, kwargs)
+        return APIError(f'{what} does not take {_names(unknown)} (from the '
+                        'query string or the form body).',
+                        error_code='microversion.unknown_argument')
+    if (owner is not None and version is not None and len(missing) == 1
+            and method.__name__ in _ITEM_METHODS):
         # The item's identifier is missing: the URL is the collection's.
         return collection_refusal(owner, version, request,
-                                  head_as_get=controller.__name__ != 'head')
+                                  head_as_get=method.__name__ != 'head')
     return APIError(f'{what} is missing {_names(missing)}.',
                     error_code='microversion.missing_argument')
 
@@ -146,6 +182,22 @@ def url_mismatch(controller: pecan.rest.RestController, name: str,
             for names in url_handlers(controller, remainder).values()):
         return url_refusal(controller, remainder, version, request)
     return None
+
+
+def _takes_all(signature: inspect.Signature, positional: int) -> bool:
+    """Whether ``signature`` takes ``positional`` values by position."""
+    kinds = [p.kind for p in signature.parameters.values()]
+    return inspect.Parameter.VAR_POSITIONAL in kinds or positional <= sum(
+        kind in (inspect.Parameter.POSITIONAL_ONLY,
+                 inspect.Parameter.POSITIONAL_OR_KEYWORD) for kind in kinds)
+
+
+def _unknown(signature: inspect.Signature,
+             keywords: dict[str, Any]) -> list[str]:
+    """The ``keywords`` that no parameter of ``signature`` takes."""
+    names = {name for name, p in signature.parameters.items()
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return sorted(k for k in keywords if k not in names)
 
 
 def _missing(signature: inspect.Signature, positional: int,

@@ -1,0 +1,81 @@
+"""The Ironic-style example: a URL or parameter its methods cannot take is
+the client's 404, 405 or 400 in the service's error format, never a 500
+(its own ``expose`` wrapper takes ``*args, **kwargs``, so Pecan passes it
+everything the request holds)."""
+
+import json
+
+import pytest
+import webtest
+
+from pecan_microversions.examples.ironic_style import make_app
+
+HEADERS = {'X-OpenStack-Ironic-API-Version': '1.6'}
+
+
+@pytest.fixture()
+def api():
+    return webtest.TestApp(make_app())
+
+
+def _fault(response):
+    """The WSME fault inside the service's ``error_message`` envelope."""
+    fault = json.loads(response.json['error_message'])
+    assert fault['faultcode'] == 'Client'
+    return fault['faultstring']
+
+
+@pytest.mark.parametrize('method, url', [
+    ('GET', '/v1/nodes/abc/def'),
+    ('POST', '/v1/nodes/abc/def'),
+    ('GET', '/v1/nodes/x/y?limit=2'),
+    ('PATCH', '/v1/nodes/abc/def'),
+    ('DELETE', '/v1/nodes/a/b/c'),
+])
+def test_extra_path_segments_are_a_404(api, method, url):
+    response = api.request(url, method=method, headers=HEADERS,
+                           expect_errors=True)
+    assert response.status_int == 404
+    assert _fault(response) == (
+        f'{method} {url.split("?")[0]} names no resource: the path has more '
+        'segments than the method takes.')
+    assert response.headers['X-OpenStack-Ironic-API-Version'] == '1.6'
+
+
+def test_post_to_an_item_is_a_405_listing_what_it_answers(api):
+    response = api.post('/v1/nodes/abc', headers=HEADERS, expect_errors=True)
+    assert response.status_int == 405
+    assert response.headers['Allow'] == 'DELETE, GET, PATCH'
+    assert _fault(response) == (
+        'POST /v1/nodes/abc is not allowed: the URL does not take a POST.')
+
+
+@pytest.mark.parametrize('method, allow', [('PATCH', 'GET, POST'),
+                                           ('DELETE', 'GET, POST')])
+def test_an_item_method_on_the_collection_is_a_405(api, method, allow):
+    response = api.request('/v1/nodes', method=method, headers=HEADERS,
+                           expect_errors=True)
+    assert response.status_int == 405
+    assert response.headers['Allow'] == allow
+    assert _fault(response) == (f'{method} /v1/nodes is not allowed: '
+                                f'{method} needs an item of the collection '
+                                'in the URL.')
+
+
+@pytest.mark.parametrize('url', ['/v1/nodes?limit=2&sort=name',
+                                 '/v1/nodes/abc?sort=name'])
+def test_an_unknown_query_parameter_is_a_400_naming_it(api, url):
+    response = api.get(url, headers=HEADERS, expect_errors=True)
+    assert response.status_int == 400
+    assert _fault(response) == (
+        f'GET {url.split("?")[0]} does not take the argument \'sort\' (from '
+        'the query string or the form body).')
+
+
+def test_the_methods_still_answer_their_own_urls(api):
+    node = api.post_json('/v1/nodes', {'driver': 'ipmi', 'name': 'n1'},
+                         headers=HEADERS, status=201).json
+    assert api.get('/v1/nodes?limit=1', headers=HEADERS).json == {
+        'nodes': [node]}
+    assert api.get('/v1/nodes/n1', headers=HEADERS).json == node
+    api.delete(f'/v1/nodes/{node["uuid"]}', headers=HEADERS, status=204)
