@@ -83,6 +83,9 @@ NODE = Schema(REGISTRY, 'node', {
 })
 
 _MAX_LIMIT = 100
+_JSON = ('application/json',)
+#: A patch may also be sent as RFC 6902's own media type.
+_PATCH_TYPES = ('application/json', 'application/json-patch+json')
 
 
 class ClientError(Exception):
@@ -93,10 +96,12 @@ class ClientError(Exception):
         self.code = code
 
 
-def expose(status_code: Optional[int] = None
+def expose(status_code: Optional[int] = None,
+           media_types: tuple[str, ...] = ()
            ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The service's own JSON exposure: a fault body for every exception
-    (``faultstring`` from a 4xx's message; a 5xx's text is not shown)."""
+    (``faultstring`` from a 4xx's message; a 5xx's text is not shown).
+    ``media_types``: those of the request bodies the method reads."""
     def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(function)
         def exposed(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -125,8 +130,11 @@ def expose(status_code: Optional[int] = None
                 return ''
             return json.dumps(result)
 
-        # The status it sets, for the OpenAPI documents.
-        described = describe(status=status_code or 200)(exposed)
+        # The status it sets and the bodies it reads, for the OpenAPI
+        # documents.
+        described = describe(status=status_code or 200,
+                             media_types=media_types,
+                             errors=(415,) if media_types else ())(exposed)
         return pecan.expose(content_type='application/json')(described)
 
     return decorate
@@ -163,22 +171,23 @@ class NodesController(rest.RestController):
         with self.lock:
             return dict(NODE.filter(self._find(ident), get_version()))
 
-    @expose(201)
+    @expose(201, media_types=_JSON)
     def post(self, **_: Any) -> dict[str, Any]:
         version = get_version()
-        body = NODE.check_body(_json_body(), version)
+        body = NODE.check_body(_json_body(_JSON), version)
         node = {'provision_state': 'enroll', 'power_interface': 'ipmitool',
                 **body, 'uuid': str(uuidlib.uuid4())}
         with self.lock:
             self.nodes[node['uuid']] = node
         return dict(NODE.filter(node, version))
 
-    @expose()
+    @expose(media_types=_PATCH_TYPES)
     def patch(self, ident: str, **_: Any) -> dict[str, Any]:
         version = get_version()
         with self.lock:
             node = self._find(ident)
-            patched = NODE.apply_patch(node, _json_body(), version)
+            patched = NODE.apply_patch(node, _json_body(_PATCH_TYPES),
+                                       version)
             node.clear()
             node.update(patched)
             return dict(NODE.filter(node, version))
@@ -190,7 +199,12 @@ class NodesController(rest.RestController):
             del self.nodes[self._find(ident)['uuid']]
 
 
-def _json_body() -> Any:
+def _json_body(media_types: tuple[str, ...]) -> Any:
+    request = pecan.request
+    if request.body and request.content_type not in media_types:
+        raise ClientError(f'The body is sent as {" or ".join(media_types)}, '
+                          f'not {request.content_type or "no content type"}.',
+                          415)
     try:
         return json.loads(pecan.request.body or b'null')
     except ValueError:

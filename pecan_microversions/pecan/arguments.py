@@ -8,9 +8,11 @@ version reaches the method whatever its source:
 
 * :func:`check_sources`, before WSME reads anything: the body's media type
   must be one the registry enables (``VersionRegistry(request_formats=...)``,
-  else 415), UTF-8 for JSON and form bodies
-  (:func:`~pecan_microversions.pecan.encoding.check_encoding`, which
-  the hook runs before routing; else 415); JSON must decode (400) and is
+  else 415; a JSON patch body may also be sent as
+  ``application/json-patch+json``, read like ``application/json``), UTF-8
+  for JSON and form bodies
+  (:func:`~pecan_microversions.pecan.encoding.check_encoding`, which the
+  hook runs before routing; else 415); JSON must decode (400) and is
   checked field by field with the JSON names
   (:func:`~pecan_microversions.wsme.checking.check_body`,
   :func:`~pecan_microversions.wsme.checking.check_patch`); XML is read
@@ -38,10 +40,12 @@ from wsme import types as wtypes
 
 from pecan_microversions.compat import request_body, wsme_dataholder
 from pecan_microversions.core.checking import check_member
+from pecan_microversions.core.errors import http_code
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.media import (
     FORMATS,
+    JSON_PATCH,
     may_have_body,
     media_format,
 )
@@ -59,6 +63,8 @@ from pecan_microversions.wsme.filtering import CONTAINERS
 __all__ = ['FORMATS', 'body_names', 'check_received', 'check_sources',
            'may_have_body', 'media_format', 'path_conflict', 'root_name']
 
+#: WSME's answer to a JSON body that does not parse.
+_NOT_JSON = 'Request is not in valid JSON format'
 _KEY_PART = re.compile(r'\.([^.\[\]]+)|\[([^\[\]]*)\]')
 
 
@@ -122,9 +128,9 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
                            error_code='microversion.missing_body')
         return None
     media_type = request.content_type
-    found = media_format(media_type)
+    found = media_format(media_type, patch=patch_of is not None)
     if found is None or found not in formats:
-        accepted = sorted(t for f in formats for t in FORMATS[f])
+        accepted = sorted(_accepted_media_types(formats, patch_of is not None))
         raise APIError(
             f'A request body is sent as {" or ".join(accepted)}, not '
             f'{media_type or "no content type"}.', status=415,
@@ -132,7 +138,12 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
     # The charset was checked by the hook (encoding.check_encoding), before
     # routing.
     if found == 'json':
-        return _check_json(body, definition, patch_of, version)
+        data = _check_json(body, definition, patch_of, version)
+        if data is None and media_format(media_type) is None:
+            # Malformed: WSME, which does not read this media type, would
+            # answer 415; answer as it does for application/json.
+            raise APIError(_NOT_JSON, error_code=http_code(400))
+        return data
     if found == 'xml':
         check_xml(body, definition, version)
     else:
@@ -149,6 +160,16 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
             raise _dunder_body()
         _check_keys(definition, form, 'form field', version)
     return None
+
+
+def _accepted_media_types(formats: frozenset[str],
+                          patch: bool = False) -> frozenset[str]:
+    """The body media types a method reads with the enabled ``formats``
+    (see :data:`FORMATS`); ``patch``: one taking a JSON patch document,
+    which also reads :data:`~pecan_microversions.pecan.media.JSON_PATCH`."""
+    accepted = frozenset(t for f in formats for t in FORMATS[f])
+    return accepted | {JSON_PATCH} if patch and 'json' in formats else (
+        accepted)
 
 
 def _dunder_body() -> APIError:

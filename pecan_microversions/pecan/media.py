@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-__all__ = ['FORMATS', 'may_have_body', 'media_format']
+__all__ = ['FORMATS', 'JSON_PATCH', 'may_have_body', 'media_format']
 
 #: The request body formats WSME reads, by the name
 #: ``VersionRegistry(request_formats=...)`` uses, and their media types.
@@ -20,11 +20,20 @@ FORMATS: Mapping[str, frozenset[str]] = {
     'form': frozenset(['application/x-www-form-urlencoded']),
     'xml': frozenset(['text/xml']),
 }
+#: The media type of a JSON patch document (RFC 6902), read as JSON for
+#: a method that takes one (``versioned_wsexpose(..., patch_of=...)``).
+JSON_PATCH = 'application/json-patch+json'
 
 
-def media_format(media_type: str) -> Optional[str]:
-    """``'json'``, ``'form'`` or ``'xml'`` for a body WSME reads, else None."""
+def media_format(media_type: str, *, patch: bool = False) -> Optional[str]:
+    """``'json'``, ``'form'`` or ``'xml'`` for a body WSME reads, else None.
+
+    :param patch: the body is a JSON patch document: :data:`JSON_PATCH` is
+        ``'json'`` too.
+    """
     media_type = media_type.strip().lower()  # 'application/json ;...'
+    if patch and media_type == JSON_PATCH:
+        return 'json'
     for name, types in FORMATS.items():
         if media_type in types:
             return name

@@ -38,6 +38,7 @@ from wsme import types as wtypes
 from pecan_microversions.compat import context_app
 from pecan_microversions.core.registry import STANDARD_HEADER, VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike
+from pecan_microversions.pecan.media import JSON_PATCH
 from pecan_microversions.pecan.params import declared_query_params
 from pecan_microversions.pecan.request import get_version
 from pecan_microversions.tools.jsondiff import openapi_diff
@@ -70,6 +71,8 @@ _ERROR_STATUSES = {'400': 'The request is malformed or names a field, query '
                    '415': 'The body\'s media type or charset is not '
                           'accepted.'}
 _JSON = ('application/json',)
+#: What a ``versioned_wsexpose(..., patch_of=...)`` method reads.
+_JSON_PATCH = ('application/json', JSON_PATCH)
 _RESPONSE_HEADERS = {
     STANDARD_HEADER: 'The version that served the request: '
                      '"<service type> X.Y".',
@@ -213,19 +216,22 @@ def _body(method: str, implementation: Implementation,
     definition = implementation.definition
     patch_of = declared.patch_of or getattr(implementation.function,
                                             'patch_of', None)
+    media_types = declared.media_types or _JSON
     if patch_of is not None:
         schema = schemas.schema([JsonPatchOperation])
+        if declared.patch_of is None:  # the library reads the body
+            media_types = declared.media_types or _JSON_PATCH
     elif declared.body is not None:
         schema = schemas.schema(declared.body)
     elif definition is not None and definition.body_type is not None:
         schema = schemas.schema(definition.body_type)
     elif definition is None and method in ('POST', 'PUT', 'PATCH'):
         return {'required': False, 'content': {  # plain: any JSON body
-            t: {'schema': {}} for t in declared.media_types or _JSON}}
+            t: {'schema': {}} for t in media_types}}
     else:
         return None
     return {'required': True, 'content': {
-        t: {'schema': schema} for t in declared.media_types or _JSON}}
+        t: {'schema': schema} for t in media_types}}
 
 
 def _answer(definition: Any, declared: Description, schemas: SchemaSet

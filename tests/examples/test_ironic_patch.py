@@ -1,6 +1,8 @@
 """The Ironic-style example (plain dicts and a Schema): patches the node
 cannot take are the client's 400s (406s), never the server's 500."""
 
+import json
+
 import pytest
 import webtest
 
@@ -53,3 +55,26 @@ def test_a_copy_of_an_allowed_value_applies(api, uuid):
         {'op': 'copy', 'from': '/description', 'path': '/power_interface'}],
         headers=at('1.4'))
     assert response.json['power_interface'] == 'fake'
+
+
+@pytest.mark.parametrize('content_type', ['application/json',
+                                          'application/json-patch+json'])
+def test_a_patch_is_read_as_either_json_media_type(api, uuid, content_type):
+    response = api.patch(f'/v1/nodes/{uuid}', json.dumps(
+        [{'op': 'add', 'path': '/description', 'value': 'rack 4'}]),
+        headers={**at('1.4'), 'Content-Type': content_type})
+    assert response.json['description'] == 'rack 4'
+
+
+@pytest.mark.parametrize('method, url', [('patch', '/v1/nodes/{uuid}'),
+                                         ('post', '/v1/nodes')])
+def test_another_media_type_is_a_415(api, uuid, method, url):
+    before = api.get('/v1/nodes', headers=at('1.4')).json
+    body = [{'op': 'add', 'path': '/description', 'value': 'x'}] if (
+        method == 'patch') else {'driver': 'ipmi'}
+    response = getattr(api, method)(
+        url.format(uuid=uuid), json.dumps(body), headers={
+            **at('1.4'), 'Content-Type': 'text/plain'}, expect_errors=True)
+    assert response.status_int == 415
+    assert 'not text/plain' in response.json['error_message']
+    assert api.get('/v1/nodes', headers=at('1.4')).json == before

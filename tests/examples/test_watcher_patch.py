@@ -1,5 +1,7 @@
 """The Watcher-style example: a refused patch leaves the audit as it was."""
 
+import json
+
 import pytest
 import webtest
 
@@ -29,3 +31,13 @@ def test_an_invalid_value_is_refused_and_nothing_is_stored(api, value):
     api.patch_json(f'/v1/audits/{uuid}', [
         {'op': 'replace', 'path': '/name', 'value': 'b'}], headers=HEADERS)
     assert api.get(f'/v1/audits/{uuid}', headers=HEADERS).json['name'] == 'b'
+
+
+def test_a_patch_may_be_sent_as_json_patch(api):
+    uuid = api.post_json('/v1/audits', {'audit_type': 'ONESHOT', 'goal': 'g',
+                                        'name': 'a'}, headers=HEADERS
+                         ).json['uuid']
+    response = api.patch(f'/v1/audits/{uuid}', json.dumps(
+        [{'op': 'replace', 'path': '/name', 'value': 'b'}]), headers={
+        **HEADERS, 'Content-Type': 'application/json-patch+json'})
+    assert response.json['name'] == 'b'

@@ -213,3 +213,51 @@ def test_path_arguments_and_defaults_reach_the_method_as_wsme_reads_them(
 def test_a_path_argument_wsme_cannot_read_is_a_400(app, path):
     response = app.get(path, headers=at('1.2'), expect_errors=True)
     assert response.status_int == 400
+
+
+PATCH_TYPE = 'application/json-patch+json'
+
+
+def _patch(app, body, content_type, version='1.2'):
+    return app.patch('/boxes/b', body, headers=dict(
+        at(version), **{'Content-Type': content_type}), expect_errors=True)
+
+
+@pytest.mark.parametrize('content_type', [
+    PATCH_TYPE, f'{PATCH_TYPE}; charset=utf-8'])
+def test_a_patch_may_be_sent_as_json_patch(app, content_type):
+    SEEN.clear()
+    response = _patch(app, b'[{"op": "replace", "path": "/colour", '
+                           b'"value": "x"}]', content_type)
+    assert response.status_int == 200
+    assert SEEN == [['/colour']]
+
+
+@pytest.mark.parametrize('body, status, code', [
+    (b'[{"op": "replace", "path": "/colour", "value": "x"}]', 400,
+     'microversion.field_unavailable'),       # colour is new at 1.1
+    (b'[{"op": "replace", "path": "/nope", "value": "x"}]', 400,
+     'microversion.unknown_field'),
+    (b'{"op": "replace"}', 400, 'microversion.invalid_patch'),
+    (b'[{"op": "replace", "op": "add", "path": "/name", "value": "x"}]',
+     400, 'microversion.invalid_body'),
+    (b'[{', 400, 'http.bad_request'),
+])
+def test_a_json_patch_body_is_checked_as_a_json_one(app, body, status, code):
+    SEEN.clear()
+    as_json = _patch(app, body, 'application/json', '1.0')
+    as_patch = _patch(app, body, PATCH_TYPE, '1.0')
+    error(as_patch, status, code)
+    assert as_patch.json == as_json.json
+    assert SEEN == []
+
+
+def test_json_patch_is_not_read_for_other_bodies(app):
+    response = app.post('/boxes', b'{"name": "b"}', headers=dict(
+        at('1.2'), **{'Content-Type': PATCH_TYPE}), expect_errors=True)
+    assert PATCH_TYPE not in error(response, 415,
+                                   'microversion.unsupported_media_type'
+                                   ).split(', not ')[0]
+    refused = _patch(app, b'[]', 'application/merge-patch+json')
+    assert PATCH_TYPE in error(refused, 415,
+                               'microversion.unsupported_media_type')

@@ -64,8 +64,12 @@ def test_patch_body_is_a_list_of_operations():
     app = versioned_app.make_app()
     document = openapi_document(app.registry, app, '1.3')
     body = document['paths']['/v1/nodes/{uuid}']['patch']['requestBody']
-    assert body['content']['application/json']['schema'] == {
+    operations = {
         'type': 'array',
         'items': {'$ref': '#/components/schemas/JsonPatchOperation'}}
+    # Both media types the method reads.
+    assert body['content'] == {
+        'application/json': {'schema': operations},
+        'application/json-patch+json': {'schema': operations}}
     operation = document['components']['schemas']['JsonPatchOperation']
     assert operation['required'] == ['op', 'path']
