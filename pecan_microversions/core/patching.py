@@ -29,8 +29,8 @@ import jsonpointer
 from pecan_microversions.core.errors import RequestError
 
 __all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'RenameGroups',
-           'body_too_deep', 'json_copy', 'names_held', 'named_as_shown',
-           'patch_failed', 'patched_copy', 'same_json']
+           'body_too_deep', 'json_copy', 'moves_away', 'names_held',
+           'named_as_shown', 'patch_failed', 'patched_copy', 'same_json']
 
 #: Each rename group of a resource at one version: the name the version
 #: shows it under, and every name of the group.
@@ -51,6 +51,13 @@ _SCALARS = frozenset([str, int, float, bool, type(None)])
 _CONTAINERS = (dict, list)
 _NUMBERS = (int, float)
 _MISSING = object()
+
+
+def moves_away(operation: Mapping[str, Any]) -> bool:
+    """Whether ``operation`` is a ``move`` that removes its ``from``: not
+    one onto itself (``from`` equal to ``path``), a no-op (RFC 6902)."""
+    return operation.get('op') == 'move' and (
+        operation.get('from') != operation.get('path'))
 
 
 def patch_failed(exc: BaseException) -> RequestError:
@@ -140,6 +147,11 @@ def _apply(document: Any, operation: dict[str, Any], limits: _Limits) -> Any:
         operation = dict(operation, value=json_copy(operation['value']))
     elif name == 'move':
         _parent(document, operation['from'])
+        if operation['path'].startswith(operation['from'] + '/'):
+            # jsonpatch refuses it only inside an object: in an array it
+            # would add the value into the item after the one removed.
+            raise jsonpatch.JsonPatchConflict(
+                'Cannot move values into their own children')
         if _length(operation['path']) > _length(operation['from']):
             limits.moved_deeper = True
     return jsonpatch.JsonPatch.operations[name](operation).apply(document)

@@ -60,6 +60,7 @@ from pecan_microversions.core.field_rules import (
 )
 from pecan_microversions.core.patching import (
     RenameGroups,
+    moves_away,
     named_as_shown,
     names_held,
     patched_copy,
@@ -280,7 +281,7 @@ class Schema:
                 raise patch_error(f'{where} ({name}) has no "value".')
             if name in ('move', 'copy'):
                 self._pointer(op, 'from', where, version,
-                              changes=name == 'move', removes=name == 'move')
+                              changes=name == 'move', removes=moves_away(op))
             value = op.get('value')
             target, whole = self._pointer(
                 op, 'path', where, version, changes=name != 'test',

@@ -31,7 +31,7 @@ from pecan_microversions.core.checking import (
 )
 from pecan_microversions.core.contract import ValueRule
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.patching import body_too_deep
+from pecan_microversions.core.patching import body_too_deep, moves_away
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.fields import Binding, binding_of
 from pecan_microversions.wsme.values import check_json_value
@@ -124,7 +124,7 @@ def check_operations(datatype: Any, patch: Any, version: Version,
         if name in ('move', 'copy'):
             # a move removes its source: a mandatory field cannot move away
             _check_pointer(datatype, op, 'from', where, version,
-                           changes=name == 'move', removes=name == 'move')
+                           changes=name == 'move', removes=moves_away(op))
         target = _check_pointer(
             datatype, op, 'path', where, version, changes=name != 'test',
             removes=name == 'remove' or (name in ('add', 'replace')

@@ -421,3 +421,26 @@ def test_a_value_map_onto_allowed_values_is_accepted():
         changes=[ValueMap({'cancelled': 'failed'}, '1.0')])})
     shown = schema.filter({'state': 'cancelled'}, V10)
     assert schema.check_body(shown, V10) == {'state': 'failed'}
+
+
+@pytest.mark.parametrize('pointer', ['/title', '/colour', '/tags/0'])
+def test_a_move_onto_itself_changes_nothing(pointer):
+    # RFC 6902 allows from == path: a no-op, even of a mandatory field.
+    assert _book().apply_patch(BOOK, [
+        {'op': 'move', 'from': pointer, 'path': pointer}], V13) == BOOK
+
+
+@pytest.mark.parametrize('patch, version, code', [
+    ([{'op': 'move', 'from': '/id', 'path': '/id'}], V13,
+     'microversion.read_only_field'),
+    ([{'op': 'move', 'from': '/colour', 'path': '/colour'}], V10,
+     'microversion.field_unavailable'),
+    ([{'op': 'move', 'from': '/title', 'path': '/title/x'}], V13,
+     'microversion.missing_field'),
+    # a proper prefix inside an array: jsonpatch would add into the next item
+    ([{'op': 'move', 'from': '/tags/0', 'path': '/tags/0/x'}], V13,
+     'microversion.patch_failed'),
+])
+def test_a_move_onto_itself_keeps_the_other_checks(patch, version, code):
+    stored = dict(BOOK, tags=[{'a': 1}, {'b': 2}])
+    _refused(lambda: _book().apply_patch(stored, patch, version), code)

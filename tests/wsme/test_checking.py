@@ -443,3 +443,29 @@ def test_apply_patch_reaches_a_renamed_field_held_under_another_name():
     assert patched == {'name': 'n', 'pilot': 'q'}
     assert apply_patch(Car, {'name': 'n', 'pilot': 'p'}, [
         {'op': 'remove', 'path': '/driver'}], V1) == {'name': 'n'}
+
+
+@pytest.mark.parametrize('pointer', ['/name', '/owner', '/extra/k'])
+def test_apply_patch_a_move_onto_itself_changes_nothing(node_type, pointer):
+    # RFC 6902 allows from == path: a no-op, even of a mandatory field.
+    document = {'name': 'n', 'owner': 'o', 'extra': {'k': 'v'}}
+    assert apply_patch(node_type, document, [
+        {'op': 'move', 'from': pointer, 'path': pointer}], V1) == document
+
+
+@pytest.mark.parametrize('ops, version, code', [
+    ([{'op': 'move', 'from': '/uuid', 'path': '/uuid'}], V1,
+     'microversion.read_only_field'),
+    ([{'op': 'move', 'from': '/owner', 'path': '/owner'}], V0,
+     'microversion.field_unavailable'),
+    ([{'op': 'move', 'from': '/name', 'path': '/name/x'}], V1,
+     'microversion.missing_field'),
+    ([{'op': 'move', 'from': '/a/b/0', 'path': '/a/b/0/c'}], V1,
+     'microversion.patch_failed'),
+])
+def test_apply_patch_a_move_onto_itself_keeps_the_other_checks(
+        node_type, ops, version, code):
+    document = {'uuid': 'u', 'name': 'n', 'owner': 'o',
+                'a': {'b': [{'c': 'x'}, {'c': 'y'}]}}
+    assert _error(apply_patch, node_type, document, ops,
+                  version).error_code == code
