@@ -67,7 +67,7 @@ def node_to_dict(node: dict[str, Any], version: Version,
         result['description'] = node['description']
     if version >= (1, 9):
         result['owner'] = None if node['owner'] is None else {
-            'name': node['owner'], 'domain': node['owner_domain'] or 'default'}
+            'name': node['owner'], 'domain': node['owner_domain']}
     elif version >= (1, 4):
         result['owner'] = node['owner']
     state = node['provision_state']
@@ -91,14 +91,28 @@ def _check_field(name: str, version: Version, label: str) -> None:
             'microversion.field_unavailable')
 
 
-def _check_value(name: str, value: Any, mandatory: bool) -> None:
+def _check_value(name: str, value: Any, mandatory: bool,
+                 patch: bool = False) -> None:
     if value is None:
         if mandatory:
             raise bad_request(f'Mandatory field {name!r} cannot be null.',
                               'microversion.null_mandatory_field')
         return
     if name == 'owner' and isinstance(value, dict):
-        value = value.get('name')  # 1.9: an object; its name is checked
+        # 1.9: an object; its domain may be null (the default), not empty.
+        domain = value.get('domain')
+        if domain is not None and (not isinstance(domain, str)
+                                   or not domain):
+            reason = ('Value should be string' if not isinstance(domain, str)
+                      else 'Value should have a minimum character '
+                           'requirement of 1')
+            detail = (f'Invalid input for field/attribute domain. Value: '
+                      f"'{domain}'. {reason}")
+            if patch:
+                raise bad_request(f"Invalid value for field 'owner': "
+                                  f'{detail}', 'microversion.invalid_value')
+            raise bad_request(detail, 'http.bad_request')
+        value = value.get('name')  # and its name is checked
     if not isinstance(value, str):
         raise bad_request(f'Field {name!r} must be a string, not '
                           f'{type(value).__name__}.', 'fleet.invalid_value')
@@ -156,7 +170,7 @@ def _check_patch(ops: Any, version: Version) -> None:
                                   'cannot be removed or set to null.',
                                   'microversion.missing_field')
         if name in ('add', 'replace'):
-            _check_value(op['path'][1:], op['value'], False)
+            _check_value(op['path'][1:], op['value'], False, patch=True)
 
 
 def _owner(value: Any) -> tuple[Optional[str], Optional[str]]:
@@ -164,7 +178,8 @@ def _owner(value: Any) -> tuple[Optional[str], Optional[str]]:
     if value is None:
         return None, None
     if isinstance(value, dict):
-        return value['name'], value.get('domain') or 'default'
+        domain = value.get('domain')  # null: the default domain
+        return value['name'], 'default' if domain is None else domain
     return value, 'default'
 
 
@@ -351,13 +366,13 @@ class NodesController(rest.RestController):
             mandatory = _mandatory(version)
             for name in _PATCHABLE:
                 if _has(name, version):
-                    _check_value(name, patched.get(name), name in mandatory)
+                    _check_value(name, patched.get(name), name in mandatory,
+                                 patch=True)
                     if name == 'owner':
                         if patched.get(name) != document.get(name):
                             if (version < (1, 9) and stored['owner']
                                     and patched.get(name) is not None
-                                    and (stored['owner_domain'] or 'default')
-                                    != 'default'):
+                                    and stored['owner_domain'] != 'default'):
                                 raise Fault(
                                     409, 'microversion.partly_hidden_value',
                                     f"Field 'owner' of node holds more than "

@@ -43,6 +43,7 @@ from pecan_microversions import (
 )
 from pecan_microversions.demo.store import NodeStore
 from pecan_microversions.demo.types import (
+    DEFAULT_DOMAIN,
     PATCHABLE,
     Node,
     NodeCollection,
@@ -161,7 +162,7 @@ class NodesController(VersionedRestController):
             'name': node.name, 'driver': node.hardware_type,
             'description': _value(node.description),
             'owner': None if owner is None else owner.name,
-            'owner_domain': None if owner is None else owner.domain})
+            'owner_domain': None if owner is None else _domain(owner.domain)})
 
     @api_version(REGISTRY, '1.0', '1.4', endpoint='POST /v1/nodes')
     @versioned_wsexpose(Node, body=Node)
@@ -221,14 +222,20 @@ class NodesController(VersionedRestController):
             stored['description'] = patched.get('description')
             owner = patched.get('owner')
             stored['owner'] = None if owner is None else owner['name']
-            stored['owner_domain'] = None if owner is None else owner.get(
-                'domain') or 'default'
+            stored['owner_domain'] = None if owner is None else _domain(
+                owner.get('domain'))
         # Leaving the block stored the draft; answer with what is stored now.
         return response_json(Node, node_data(self._stored(uuid), _base_url()))
 
 
 def _value(value: Any) -> Any:
     return None if value is wtypes.Unset else value
+
+
+def _domain(domain: Optional[str]) -> str:
+    """The domain stored for an owner sent with ``domain``: a null one is
+    the default domain (an empty one was refused as too short)."""
+    return DEFAULT_DOMAIN if domain is None else domain
 
 
 def _parse_limit(text: str) -> int:

@@ -1,10 +1,11 @@
 """The demo's in-memory node store: thread-safe, seeded with three nodes.
 
 A node is a flat dict whose values are immutable scalars (text, numbers,
-booleans, ``None``, dates), checked on every write.  Readers therefore get a
-shallow copy, a few hundred nanoseconds, instead of a deep copy: changing the
-copy cannot reach the stored node, and no value inside it can be changed in
-place.
+booleans, ``None``, dates), checked on every write, as is that an owned
+node names its owner's domain (``owner_domain``, never null).  Readers
+therefore get a shallow copy, a few hundred nanoseconds, instead of a deep
+copy: changing the copy cannot reach the stored node, and no value inside
+it can be changed in place.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class NodeStore:
         """Store a new node made of ``fields``; return a copy of it.
 
         :raises TypeError: a value is not an immutable scalar.
+        :raises ValueError: an owner without a domain.
         """
         node: dict[str, Any] = {
             'uuid': uuid or self._new_uuid(),
@@ -85,7 +87,7 @@ class NodeStore:
             'owner': None, 'owner_domain': None,
             'provision_state': 'available', 'power_state': 'power off'}
         node.update(fields)
-        _check_scalars(node)
+        _check_node(node)
         with self._lock:
             self._nodes[node['uuid']] = node
         return dict(node)
@@ -110,11 +112,12 @@ class NodeStore:
         """Replace every node by ``nodes`` (each with its ``uuid``), at once.
 
         :raises TypeError: a value is not an immutable scalar.
+        :raises ValueError: an owner without a domain.
         """
         fresh = {}
         for node in nodes:
             copied = dict(node)
-            _check_scalars(copied)
+            _check_node(copied)
             fresh[copied['uuid']] = copied
         with self._lock:
             self._nodes = fresh
@@ -127,6 +130,7 @@ class NodeStore:
         was until then.
 
         :raises TypeError: the block left a value that is not a scalar.
+        :raises ValueError: the block left an owner without a domain.
         """
         with self._lock:
             node = self._nodes.get(uuid)
@@ -135,14 +139,19 @@ class NodeStore:
                 return
             draft = dict(node)
             yield draft
-            _check_scalars(draft)
+            _check_node(draft)
             # A new dict replaces the old one: copies already handed out,
             # and readers holding the old node, are unaffected.
             self._nodes[uuid] = dict(draft)
 
 
-def _check_scalars(node: Mapping[str, Any]) -> None:
+def _check_node(node: Mapping[str, Any]) -> None:
     for name, value in node.items():
         if not isinstance(value, SCALARS):
             raise TypeError(f'Node field {name!r} must be an immutable '
                             f'scalar, not {type(value).__name__}.')
+    if node.get('owner') is not None and not node.get('owner_domain'):
+        # Shown as it is: a null would read as "another domain" to the
+        # versions that show the owner as its name (a 409 on renaming it).
+        raise ValueError(f'Node {node.get("uuid")!r} has an owner but no '
+                         'owner_domain.')

@@ -38,16 +38,25 @@ PROVISION_STATES = ('available', 'active', 'failed', 'cancelled')
 _OWNER_NAME = wtypes.StringType(min_length=1, max_length=255)
 
 
+#: The domain of an owner sent without one, or with a null one, and of
+#: every owner sent before 1.9 (as a name).
+DEFAULT_DOMAIN = 'default'
+
+
 class Owner(wtypes.Base):
-    """Who owns a node (an object from 1.9; a name before)."""
+    """Who owns a node; a domain left out or null is "default", "" a 400.
+
+    An object from 1.9; before, the owner is sent and shown as its name.
+    """
 
     name = wtypes.wsattr(_OWNER_NAME, mandatory=True)
-    domain = wtypes.wsattr(wtypes.text, default='default')
+    domain = wtypes.wsattr(wtypes.StringType(min_length=1),
+                           default=DEFAULT_DOMAIN)
 
 
 def _owner_up(name: Any) -> Any:
     """What a client before 1.9 sends (a name) as the newest owner."""
-    return {'name': name, 'domain': 'default'}
+    return {'name': name, 'domain': DEFAULT_DOMAIN}
 
 
 def _owner_down(owner: Any) -> Any:
@@ -90,7 +99,7 @@ class Node(wtypes.Base):
     def from_stored(cls, stored: dict[str, Any], base_url: str) -> Node:
         """The newest node as a WSME object (see :func:`node_data`)."""
         owner = None if stored['owner'] is None else Owner(
-            name=stored['owner'], domain=stored['owner_domain'] or 'default')
+            name=stored['owner'], domain=stored['owner_domain'])
         return cls(uuid=stored['uuid'], name=stored['name'],
                    created_at=stored['created_at'],
                    hardware_type=stored['driver'],
@@ -114,7 +123,7 @@ def node_data(stored: dict[str, Any], base_url: str) -> dict[str, Any]:
             'hardware_type': stored['driver'],
             'description': stored['description'],
             'owner': None if owner is None else {
-                'name': owner, 'domain': stored['owner_domain'] or 'default'},
+                'name': owner, 'domain': stored['owner_domain']},
             'provision_state': stored['provision_state'],
             'links': [{'rel': 'self',
                        'href': f'{base_url}/v1/nodes/{uuid}'}]}

@@ -174,3 +174,25 @@ def test_owner_edit_that_would_drop_a_domain_alike(apps):
     shown = Case('shown', 'GET', f'/v1/nodes/{PATCHED}', '1.9', 200)
     assert json.loads(assert_same(apps, shown)[2])['owner'] == {
         'name': 'x', 'domain': 'corp'}
+
+
+@pytest.mark.parametrize('owner, status', [
+    (b'{"name": "o", "domain": ""}', 400),
+    (b'{"name": "o", "domain": 5}', 400),
+    (b'{"name": "o", "domain": null}', 201),
+])
+def test_owner_domains_alike(apps, owner, status):
+    # Null is the default domain in both; "" and a number are the same 400.
+    post = Case('post-owner', 'POST', '/v1/nodes', '1.9', status,
+                b'{"name": "n", "hardware_type": "ipmi", "owner": '
+                + owner + b'}', 'application/json')
+    replace = Case('patch-owner', 'PATCH', f'/v1/nodes/{PATCHED}', '1.9',
+                   status if status == 400 else 200,
+                   b'[{"op": "replace", "path": "/owner", "value": '
+                   + owner + b'}]', 'application/json')
+    rename = Case('rename', 'PATCH', f'/v1/nodes/{PATCHED}', '1.8', 200,
+                  b'[{"op": "replace", "path": "/owner", "value": "y"}]',
+                  'application/json')
+    for case in (post, replace, rename):
+        got, _, _ = assert_same(apps, case)
+        assert got == case.status

@@ -203,3 +203,36 @@ def test_patch_keeps_the_cancelled_state_shown_as_failed(api, store):
                                    'value': 'x'}], uuid=CANCELLED)
     assert response.json['provision_state'] == 'failed'
     assert store.get(CANCELLED)['provision_state'] == 'cancelled'
+
+
+# -- the owner's domain at 1.9: null is the default domain, "" a 400 --------
+
+@pytest.mark.parametrize('owner', [{'name': 'carol'},
+                                   {'name': 'carol', 'domain': None}])
+def test_an_owner_without_a_domain_is_in_the_default_one(api, store, owner):
+    created = api.post_json('/v1/nodes', {
+        'name': 'n', 'hardware_type': 'ipmi', 'owner': owner},
+        headers=hdr('1.9')).json
+    assert created['owner'] == {'name': 'carol', 'domain': 'default'}
+    assert store.get(created['uuid'])['owner_domain'] == 'default'
+    # 1.8 shows the whole owner: renaming it is no 409.
+    assert patch(api, '1.8', [{'op': 'replace', 'path': '/owner',
+                               'value': 'dave'}], uuid=created['uuid']
+                 ).json['owner'] == 'dave'
+
+
+def test_an_empty_domain_is_a_400_naming_it(api, store):
+    before = store.list()
+    response = api.post_json('/v1/nodes', {
+        'name': 'n', 'hardware_type': 'ipmi',
+        'owner': {'name': 'carol', 'domain': ''}},
+        headers=hdr('1.9'), expect_errors=True)
+    assert response.status_int == 400
+    assert 'attribute domain' in response.json['errors'][0]['detail']
+    for ops in ([{'op': 'replace', 'path': '/owner/domain', 'value': ''}],
+                [{'op': 'replace', 'path': '/owner',
+                  'value': {'name': 'x', 'domain': ''}}]):
+        response = patch(api, '1.9', ops, status=400)
+        assert 'attribute domain' in response.json['errors'][0]['detail']
+    assert store.list() == before
+

@@ -118,3 +118,19 @@ def test_delete_and_load():
         draft['name'] = 'renamed'
     store.load(seeds)
     assert store.list() == seeds
+
+
+@pytest.mark.parametrize('domain', [None, ''])
+def test_an_owner_without_a_domain_is_refused(domain):
+    store = NodeStore.seeded()
+    before = store.list()
+    with pytest.raises(ValueError, match='owner_domain'):
+        store.create({'name': 'n', 'owner': 'o', 'owner_domain': domain})
+    with pytest.raises(ValueError, match='owner_domain'):
+        with store.updating(SEED) as draft:
+            draft['owner_domain'] = domain
+    with pytest.raises(ValueError, match='owner_domain'):
+        store.load([{'uuid': 'x', 'owner': 'o', 'owner_domain': domain}])
+    assert store.list() == before
+    # A node without an owner needs no domain.
+    assert store.create({'name': 'n'})['owner_domain'] is None
