@@ -45,6 +45,7 @@ from pecan import rest
 
 from pecan_microversions import (
     MicroversionHook,
+    VersionedRestController,
     VersionRegistry,
     api_version,
     get_version,
@@ -140,7 +141,7 @@ def expose(status_code: Optional[int] = None,
     return decorate
 
 
-class NodesController(rest.RestController):
+class NodesController(VersionedRestController):
     """``/v1/nodes``."""
 
     def __init__(self) -> None:

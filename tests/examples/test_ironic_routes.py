@@ -45,13 +45,13 @@ def test_extra_path_segments_are_a_404(api, method, url):
 def test_post_to_an_item_is_a_405_listing_what_it_answers(api):
     response = api.post('/v1/nodes/abc', headers=HEADERS, expect_errors=True)
     assert response.status_int == 405
-    assert response.headers['Allow'] == 'DELETE, GET, PATCH'
+    assert response.headers['Allow'] == 'DELETE, GET, HEAD, PATCH'
     assert _fault(response) == (
         'POST /v1/nodes/abc is not allowed: the URL does not take a POST.')
 
 
-@pytest.mark.parametrize('method, allow', [('PATCH', 'GET, POST'),
-                                           ('DELETE', 'GET, POST')])
+@pytest.mark.parametrize('method, allow', [('PATCH', 'GET, HEAD, POST'),
+                                           ('DELETE', 'GET, HEAD, POST')])
 def test_an_item_method_on_the_collection_is_a_405(api, method, allow):
     response = api.request('/v1/nodes', method=method, headers=HEADERS,
                            expect_errors=True)
@@ -79,3 +79,24 @@ def test_the_methods_still_answer_their_own_urls(api):
         'nodes': [node]}
     assert api.get('/v1/nodes/n1', headers=HEADERS).json == node
     api.delete(f'/v1/nodes/{node["uuid"]}', headers=HEADERS, status=204)
+
+
+@pytest.mark.parametrize('version, allow', [('1.5', 'GET, HEAD, PATCH'),
+                                            ('1.6', 'DELETE, GET, HEAD, PATCH')])
+def test_a_method_no_url_answers_lists_what_the_item_answers(api, version,
+                                                             allow):
+    """Pecan's own 405 (no ``put``) lists the item's methods at the
+    version, not every handler of the controller (``POST`` is the
+    collection's; ``DELETE`` exists from 1.6)."""
+    created = api.post('/v1/nodes', '{"driver": "fake"}', headers=HEADERS,
+                       content_type='application/json')
+    url = f'/v1/nodes/{created.json["uuid"]}'
+    for method in ('PUT', 'OPTIONS'):
+        response = api.request(url, method=method, expect_errors=True,
+                               headers={**HEADERS, 'Accept': 'application/json',
+                                        'X-OpenStack-Ironic-API-Version':
+                                            version})
+        assert response.status_int == 405
+        assert response.headers['Allow'] == allow
+        assert set(response.json) == {'error_message'}
+    assert api.head(url, headers=HEADERS).status_int == 200
