@@ -19,7 +19,6 @@ Version  Change                                          How it is declared
 
 from __future__ import annotations
 
-import json
 import urllib.parse
 from typing import Any, Optional
 
@@ -41,6 +40,7 @@ from pecan_microversions import (
     versioned_wsexpose,
     visible_fields,
 )
+from pecan_microversions.core.json_bodies import read_json
 from pecan_microversions.demo.store import NodeStore
 from pecan_microversions.demo.types import (
     DEFAULT_DOMAIN,
@@ -189,14 +189,7 @@ class NodesController(VersionedRestController):
                 f'A patch is sent as {" or ".join(sorted(_PATCH_TYPES))}, '
                 f'not {request.content_type or "no content type"}.',
                 status=415, error_code='fleet.unsupported_media_type')
-        try:
-            operations = json.loads(request.body)
-        except ValueError as exc:
-            raise _bad_request(f'The body is not valid JSON: {exc}.',
-                               'fleet.invalid_json') from None
-        except RecursionError:
-            raise _bad_request('The JSON body is nested too deeply.',
-                               'fleet.invalid_json') from None
+        operations = read_json(request.body)  # a 400 for what is not JSON
         with self.store.updating(uuid) as stored:
             if stored is None:
                 raise _not_found(uuid)

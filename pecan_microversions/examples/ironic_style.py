@@ -52,6 +52,7 @@ from pecan_microversions import (
     root_document,
     version_document,
 )
+from pecan_microversions.core.json_bodies import read_json
 from pecan_microversions.core.rendering import wsme_fault
 from pecan_microversions.core.schema import Schema, field
 from pecan_microversions.demo.server import run_command
@@ -206,10 +207,7 @@ def _json_body(media_types: tuple[str, ...]) -> Any:
         raise ClientError(f'The body is sent as {" or ".join(media_types)}, '
                           f'not {request.content_type or "no content type"}.',
                           415)
-    try:
-        return json.loads(pecan.request.body or b'null')
-    except ValueError:
-        raise ClientError('The body is not valid JSON.') from None
+    return read_json(request.body or b'null')  # a 400 if not JSON
 
 
 class V1Controller(rest.RestController):

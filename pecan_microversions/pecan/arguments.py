@@ -28,7 +28,6 @@ version reaches the method whatever its source:
 
 from __future__ import annotations
 
-import json
 import re
 import urllib.parse
 import warnings
@@ -41,6 +40,7 @@ from wsme import types as wtypes
 from pecan_microversions.compat import request_body, wsme_dataholder
 from pecan_microversions.core.checking import check_member
 from pecan_microversions.core.errors import http_code
+from pecan_microversions.core.json_bodies import DECODER, StrictJSONError
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.media import (
@@ -81,7 +81,7 @@ def body_names(request: Any, data: Any = None) -> frozenset[str]:
     try:
         if found == 'json':
             if data is None:
-                data = _DECODER.decode(request_body(request).decode('utf-8'))
+                data = DECODER.decode(request_body(request).decode('utf-8'))
             return frozenset(data) if isinstance(data, dict) else frozenset()
         if found == 'form':
             return frozenset(root_name(key) for key in request.POST.keys())
@@ -186,10 +186,9 @@ def _check_json(body: bytes, definition: Any, patch_of: Any,
         raise APIError(f'The JSON body is not UTF-8: {exc}.',
                        error_code='microversion.invalid_body') from None
     try:
-        data = _DECODER.decode(text)
-    except _DuplicateKey as exc:
-        raise APIError(f'The JSON body has the key {exc.args[0]!r} twice in '
-                       'one object.',
+        data = DECODER.decode(text)
+    except StrictJSONError as exc:
+        raise APIError(exc.args[0],
                        error_code='microversion.invalid_body') from None
     except ValueError:
         return None  # WSME answers 400 "not in valid JSON format"
@@ -213,26 +212,6 @@ def _check_json(body: bytes, definition: Any, patch_of: Any,
     except RecursionError:
         raise body_too_deep() from None
     return data
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return result
-
-
-#: One decoder for every body (``json.loads`` with a hook makes one per
-#: call); it keeps no state between documents.
-_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates)
 
 
 def _check_keys(definition: Any, params: Any, what: str,

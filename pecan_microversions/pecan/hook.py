@@ -13,7 +13,6 @@ or pass ``hooks=[MicroversionHook(...)]`` to ``pecan.make_app``.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from typing import Any, NamedTuple, Optional
@@ -30,6 +29,7 @@ from pecan_microversions.core.errors import (
     http_code,
 )
 from pecan_microversions.core.headers import Header, response_headers
+from pecan_microversions.core.json_bodies import nested_too_deep, raised_by_decoder
 from pecan_microversions.core.negotiation import (
     STANDARD_ENVIRON_KEY,
     VersionLimits,
@@ -277,7 +277,7 @@ class MicroversionHook(PecanHook):
             if refused is not None:
                 return refused
         if isinstance(e, RecursionError) and (
-                _raised_by_json(e) or _json_too_deep(state.request)):
+                raised_by_decoder(e) or nested_too_deep(state.request.body)):
             # Pecan parses JSON bodies while routing, before any controller.
             return APIError('The JSON body is nested too deeply.',
                             error_code='microversion.body_too_deep')
@@ -362,27 +362,6 @@ def _merge(headers: Any, wanted: tuple[Header, ...]) -> None:
             headers.add(header.name, header.value)
         else:
             _append_list(headers, header.name, header.value)
-
-
-def _raised_by_json(error: BaseException) -> bool:
-    """Whether ``error`` was raised by the JSON decoder itself (parsing
-    again here, higher up the stack, could succeed)."""
-    frame = error.__traceback__
-    while frame is not None and frame.tb_next is not None:
-        frame = frame.tb_next
-    return frame is not None and frame.tb_frame.f_globals.get(
-        '__name__') == 'json.decoder'
-
-
-def _json_too_deep(request: Any) -> bool:
-    """Whether the request's body is JSON too deep for the parser."""
-    try:
-        json.loads(request.body)
-    except RecursionError:
-        return True
-    except ValueError:
-        return False
-    return False
 
 
 def _append_list(headers: Any, name: str, value: str) -> None:

@@ -236,3 +236,33 @@ def test_an_empty_domain_is_a_400_naming_it(api, store):
         assert 'attribute domain' in response.json['errors'][0]['detail']
     assert store.list() == before
 
+
+
+@pytest.mark.parametrize('content_type', ['application/json',
+                                          'application/json-patch+json'])
+@pytest.mark.parametrize('body, words', [
+    (b'[{"op": "replace", "path": "/name", "value": "a", "value": "b"}]',
+     "the key 'value' twice"),
+    (b'[{"op": "replace", "path": "/description", "value": NaN}]',
+     'holds NaN'),
+    (b'[' * 100_000 + b']' * 100_000, 'nested too deeply'),
+])
+def test_a_patch_json_loads_would_misread_is_a_400(api, store, content_type,
+                                                   body, words):
+    """Two values for one key are not silently the last one, and NaN
+    (not JSON) is not stored to be sent back as invalid JSON."""
+    before = store.get(SEED)
+    answer = api.patch(f'/v1/nodes/{SEED}', body, expect_errors=True,
+                       headers=hdr('1.9', **{'Content-Type': content_type}))
+    assert answer.status_int == 400
+    assert words in answer.json['errors'][0]['detail']
+    assert store.get(SEED) == before
+
+
+def test_a_created_node_with_nan_is_a_400(api):
+    answer = api.post('/v1/nodes', b'{"name": "n", "hardware_type": "x", '
+                      b'"description": NaN}', expect_errors=True,
+                      headers=hdr('1.9', **{'Content-Type':
+                                            'application/json'}))
+    assert answer.status_int == 400
+    assert answer.json['errors'][0]['code'] == 'microversion.invalid_body'

@@ -78,3 +78,25 @@ def test_another_media_type_is_a_415(api, uuid, method, url):
     assert response.status_int == 415
     assert 'not text/plain' in response.json['error_message']
     assert api.get('/v1/nodes', headers=at('1.4')).json == before
+
+
+@pytest.mark.parametrize('content_type', ['application/json',
+                                          'application/json-patch+json'])
+@pytest.mark.parametrize('body, words', [
+    (b'[' * 100_000 + b']' * 100_000, 'nested too deeply'),
+    (b'[{"op": "add", "path": "/properties", "value": '
+     + b'[' * 100_000 + b']' * 100_000 + b'}]', 'nested too deeply'),
+    (b'[{"op": "replace", "path": "/name", "value": NaN}]', 'holds NaN'),
+    (b'[{"op": "replace", "path": "/name", "path": "/driver", '
+     b'"value": "x"}]', "the key 'path' twice"),
+])
+def test_a_body_json_loads_would_misread_is_a_400(api, uuid, content_type,
+                                                  body, words):
+    """Not a 500 (too deep), not NaN stored and sent back as invalid JSON,
+    not the last of two values: a fault naming the problem."""
+    before = api.get(f'/v1/nodes/{uuid}', headers=at('1.4')).json
+    response = api.patch(f'/v1/nodes/{uuid}', body, expect_errors=True,
+                         headers={**at('1.4'), 'Content-Type': content_type})
+    assert response.status_int == 400
+    assert words in json.loads(response.json['error_message'])['faultstring']
+    assert api.get(f'/v1/nodes/{uuid}', headers=at('1.4')).json == before

@@ -1,0 +1,101 @@
+"""JSON request bodies read strictly: UTF-8 JSON text, each key once per object.
+
+``versioned_wsexpose`` reads JSON bodies with :data:`DECODER`; a service
+reading a body itself (a plain-dict :class:`~pecan_microversions.core.
+schema.Schema` service, a patch handler of its own) calls :func:`read_json`
+for the same 400s instead of ``json.loads``, which keeps the last of two
+values given for one key, reads ``NaN`` and ``Infinity`` (which JSON does
+not have, and which the service would then send back as invalid JSON),
+reads other encodings than UTF-8, and raises ``RecursionError`` on a deeply
+nested document.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Union
+
+from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.patching import body_too_deep
+
+__all__ = ['DECODER', 'StrictJSONError', 'nested_too_deep',
+           'raised_by_decoder', 'read_json']
+
+
+class StrictJSONError(ValueError):
+    """Text ``json.loads`` reads that is not strict JSON; ``args[0]`` is
+    the sentence for the client."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise StrictJSONError(f'The JSON body has the key {key!r} '
+                                      'twice in one object.')
+            seen.add(key)
+    return result
+
+
+def _no_constant(name: str) -> Any:
+    raise StrictJSONError(f'The JSON body holds {name}, which is not a JSON '
+                          'number.')
+
+
+#: Decodes JSON text refusing a key given twice in one object and ``NaN``,
+#: ``Infinity`` and ``-Infinity`` (:class:`StrictJSONError`); one for every
+#: body, as it keeps no state between documents (``json.loads`` with a hook
+#: makes one per call).
+DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates,
+                           parse_constant=_no_constant)
+
+
+def read_json(body: Union[bytes, str]) -> Any:
+    """The JSON value of a request ``body``.
+
+    :raises RequestError: 400 ``microversion.invalid_body`` for a body that
+        is not UTF-8 or not JSON, that gives a key twice in one object, or
+        holds ``NaN`` or ``Infinity``; 400 ``microversion.body_too_deep``
+        for one nested too deeply to read.
+    """
+    if isinstance(body, bytes):
+        try:
+            body = body.decode('utf-8')
+        except UnicodeDecodeError as exc:
+            raise RequestError(f'The JSON body is not UTF-8: {exc}.',
+                               error_code='microversion.invalid_body'
+                               ) from None
+    try:
+        return DECODER.decode(body)
+    except StrictJSONError as exc:
+        raise RequestError(exc.args[0],
+                           error_code='microversion.invalid_body') from None
+    except ValueError as exc:
+        raise RequestError(f'The body is not valid JSON: {exc}.',
+                           error_code='microversion.invalid_body') from None
+    except RecursionError:
+        raise body_too_deep() from None
+
+
+def raised_by_decoder(error: BaseException) -> bool:
+    """Whether ``error`` was raised inside the JSON decoder itself (a
+    ``RecursionError`` there is the document's depth; parsing again higher
+    up the stack could succeed)."""
+    frame = error.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    return frame is not None and frame.tb_frame.f_globals.get(
+        '__name__') == 'json.decoder'
+
+
+def nested_too_deep(body: Union[bytes, str]) -> bool:
+    """Whether ``body`` is JSON nested too deeply for the decoder."""
+    try:
+        json.loads(body)
+    except RecursionError:
+        return True
+    except ValueError:
+        return False
+    return False
