@@ -26,6 +26,8 @@ __all__ = [
     'DATAHOLDER_KEY',
     'FROMJSON_FUNCTIONS',
     'NO_VALUES',
+    'RESPONSE_HEADERLIST',
+    'RESPONSE_STATUS',
     'context_app',
     'context_request',
     'context_response',
@@ -38,6 +40,7 @@ __all__ = [
     'is_wsme_function',
     'lookup_controller',
     'plain_attribute',
+    'plain_getattr',
     'raised_by_controller_call',
     'request_body',
     'response_content_type',
@@ -51,6 +54,20 @@ __all__ = [
 #: this WSGI environ dict; the hook writes there directly, skipping WebOb's
 #: generic ``__setattr__`` on the hot path.
 ADHOC_ATTRS_KEY = 'webob.adhoc_attrs'
+
+
+#: Reads an attribute without the class's own ``__getattribute__``.  Pecan's
+#: ``Request`` wraps every attribute read in a Python function (to answer a
+#: ``UnicodeDecodeError`` with a 400); reading ``environ``, a plain instance
+#: attribute, cannot raise one, and the wrapper was half of the hook's own
+#: cost on a minimal request.
+plain_getattr = object.__getattribute__
+
+#: The instance attributes behind WebOb's ``Response.status`` and
+#: ``Response.headerlist`` properties (read with :data:`plain_getattr`, no
+#: property call, on every response).
+RESPONSE_STATUS = '_status'
+RESPONSE_HEADERLIST = '_headerlist'
 
 
 def context_request() -> Any:

@@ -278,3 +278,18 @@ def test_context_app_is_the_pecan_app_serving_the_request():
     assert seen['app'] is app.application
     with pytest.raises(AttributeError):
         compat.context_app()
+
+
+def test_plain_reads_see_what_pecan_and_webob_read():
+    """The hook reads ``environ`` past Pecan's ``Request.__getattribute__``
+    and WebOb's response properties through their instance attributes."""
+    request = pecan.core.Request.blank('/x')
+    assert type(request).__getattribute__ is not object.__getattribute__
+    assert compat.plain_getattr(request, 'environ') is request.environ
+    response = pecan.core.Response()
+    response.status = 404
+    response.headerlist.append(('X-Test', '1'))
+    status = compat.plain_getattr(response, compat.RESPONSE_STATUS)
+    assert status == response.status == '404 Not Found'
+    assert compat.plain_getattr(response, compat.RESPONSE_HEADERLIST) is (
+        response.headerlist)

@@ -22,7 +22,12 @@ import wsme.exc
 from oslo_config import cfg
 from pecan.hooks import PecanHook
 
-from pecan_microversions.compat import ADHOC_ATTRS_KEY
+from pecan_microversions.compat import (
+    ADHOC_ATTRS_KEY,
+    RESPONSE_HEADERLIST,
+    RESPONSE_STATUS,
+    plain_getattr,
+)
 from pecan_microversions.core.errors import (
     ConfigurationError,
     RequestError,
@@ -216,7 +221,7 @@ class MicroversionHook(PecanHook):
                          initials, planned)
 
     def on_route(self, state: Any) -> None:
-        environ = state.request.environ
+        environ = plain_getattr(state.request, 'environ')
         # ``request.api_version = ...`` is stored here by WebOb; write it
         # directly, without WebOb's generic __setattr__.
         attrs = environ.get(ADHOC_ATTRS_KEY)
@@ -296,15 +301,16 @@ class MicroversionHook(PecanHook):
                         error_code='http.internal_server_error')
 
     def after(self, state: Any) -> None:
-        environ = state.request.environ
+        environ = plain_getattr(state.request, 'environ')
         response = state.response
         attrs = environ.get(ADHOC_ATTRS_KEY) or _NOTHING
         negotiation = attrs.get(NEGOTIATION_ATTR)
         headers = None if negotiation is None else negotiation.headers
-        if headers is not None and response.status[0] in '123':
+        if headers is not None and plain_getattr(
+                response, RESPONSE_STATUS)[0] in '123':
             # The common case: a success, no legacy header, and none of our
             # headers or Vary set by the controller.  Append and go.
-            headerlist = response.headerlist
+            headerlist = plain_getattr(response, RESPONSE_HEADERLIST)
             fast = self._fast
             merged, initials = fast.merged, fast.initials
             for name, _ in headerlist:
