@@ -30,10 +30,9 @@ implementation and resource range is declared in the registry (kinds
 :data:`METHOD` and :data:`RESOURCE`); :func:`method_changes` lists what each
 version added, removed or changed.
 
-Pecan detail: exposure lives in the function's ``_pecan`` dictionary
-(``pecan.util._cfg``), which WSME's ``wsexpose`` itself fills in.  The
-dispatcher copies it from the implementations so that Pecan routes to the
-dispatcher exactly as it would to them; there is no public API for that.
+The dispatcher copies the implementations' exposure (Pecan's ``_pecan``
+dictionary, see :mod:`~pecan_microversions.pecan.exposure`) so that Pecan
+routes to it exactly as it would to them.
 """
 
 from __future__ import annotations
@@ -200,10 +199,11 @@ def api_version(registry: VersionRegistry, min_version: VersionLike,
         name = function.__name__
         owner = endpoint or _controller_path(function)
         low, high = _check_range(registry, function, min_version, max_version)
-        # The namespace being defined (a class body, where Nova's idiom
-        # would define the method again): only the last definition stays.
-        _check_not_redefined(sys._getframe(1).f_locals.get(name), function,
-                             low, high)
+        # In a class body only the last definition of a name stays.
+        namespace = sys._getframe(1).f_locals
+        if namespace.get('__qualname__') == function.__qualname__.rpartition(
+                '.')[0] and '__module__' in namespace:
+            _check_not_redefined(namespace.get(name), function, low, high)
         declaration = registry.declare(METHOD, owner, name, low, high)
         implementation = Implementation(function, low, high, declaration)
         versioned = VersionedMethod(registry, name, owner, missing_status,
@@ -251,29 +251,22 @@ def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
     made: list[Any] = []  # the dispatcher, for its 404/405 (not callable)
 
     def dispatcher(*args: Any, **kwargs: Any) -> Any:
-        # ``first`` stays in this closure, the only function there: Pecan's
-        # getargspec, finding no ``self`` here, reads the arguments from it.
-        _ = first
+        _ = first  # kept in the closure: Pecan's getargspec may look there
         function = versioned.function_at(get_version())
         if function is None:
             raise _missing_error(versioned, made[0], args, kwargs,
                                  get_version())
         return function(*args, **kwargs)
 
-    # The implementation's own arguments: Pecan reads them here without
-    # searching closures (or finds first's in the closure when they cannot
-    # be written out).
+    # The implementation's own arguments, for Pecan's getargspec.
     result: Any = with_arguments_of(first, dispatcher) or dispatcher
     made.append(result)
     result.__name__ = first.__name__
     result.__qualname__ = getattr(first, '__qualname__', first.__name__)
     result.__module__ = first.__module__
     result.__doc__ = first.__doc__
-    # No __signature__ of our own: an outer wrapper made with
-    # functools.wraps copies the dispatcher's __dict__, and Pecan would then
-    # route the wrapper by the implementation's arguments instead of its
-    # own.  Routing finds the arguments through the closure (above);
-    # inspect.signature through __wrapped__.
+    # No __signature__: an outer functools.wraps wrapper copies __dict__,
+    # and Pecan would route the wrapper by the implementation's arguments.
     result.__wrapped__ = first
     result.versioned = versioned
     result.version = lambda low, high=None: _extend(result, low, high)
@@ -301,11 +294,11 @@ def _check_function(function: Any) -> None:
 def _check_not_redefined(earlier: Any, function: Callable[..., Any],
                          low: Optional[Version], high: Optional[Version]
                          ) -> None:
-    """Refuse ``@api_version`` on a name already bound, in the namespace
-    being defined, to a versioned method: the earlier implementations
-    would be lost without a word."""
+    """Refuse ``@api_version`` on a name the class body already bound to a
+    versioned method (not a ``.when`` handler): it would be lost."""
     versioned = getattr(earlier, 'versioned', None)
-    if not isinstance(versioned, VersionedMethod):
+    if not isinstance(versioned, VersionedMethod) or exposure(earlier).get(
+            'generic_handler'):  # registered by .when(): the name is free
         return
     ranges = _describe([(i.min_version, i.max_version)
                         for i in versioned.implementations])

@@ -4,11 +4,12 @@ import functools
 
 import pecan
 import pytest
+import webtest
 from pecan import rest
 from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
-from pecan_microversions import Version, VersionRegistry
+from pecan_microversions import MicroversionHook, Version, VersionRegistry
 from pecan_microversions.core.changes import (
     METHOD,
     RESOURCE,
@@ -523,3 +524,46 @@ def test_same_name_in_another_class_is_not_a_redefinition():
             return {}
 
     assert B.m.versioned.implementations[0].min_version == Version(1, 3)
+
+
+def test_generic_handlers_may_share_a_name():
+    """``.when`` registers each handler by HTTP method: the Python name
+    they share is not a redefinition."""
+    registry = fresh()
+
+    class Gadget:
+        @pecan.expose(generic=True, template='json')
+        def index(self):
+            return {'get': True}
+
+        @index.when(method='POST', template='json')
+        @api_version(registry, '1.1')
+        def _handler(self):
+            return {'post': True}
+
+        @index.when(method='DELETE', template='json')  # noqa: F811
+        @api_version(registry, '1.2')
+        def _handler(self):  # noqa: F811
+            return {'delete': True}
+
+    app = webtest.TestApp(pecan.make_app(
+        Gadget(), hooks=[MicroversionHook(registry)]))
+    headers = {'OpenStack-API-Version': 'test 1.2'}
+    assert app.post('/', headers=headers).json == {'post': True}
+    assert app.delete('/', headers=headers).json == {'delete': True}
+
+
+def test_one_name_outside_a_class_body_is_not_a_redefinition():
+    """Functions made in a loop or a factory, each put in a class of its
+    own (``type()``), are separate methods."""
+    registry = fresh()
+    made = []
+    for low, high in (('1.0', '1.1'), ('1.2', None)):
+        @api_version(registry, low, high)
+        @pecan.expose('json')
+        def get_all(self):
+            return {}
+
+        made.append(type('C', (rest.RestController,), {'get_all': get_all}))
+    assert [c.get_all.versioned.implementations[0].min_version
+            for c in made] == [Version(1, 0), Version(1, 2)]
