@@ -160,7 +160,8 @@ class NodesController(VersionedRestController):
     def get_all(self, limit: Optional[str] = None) -> dict[str, Any]:
         count = _MAX_LIMIT
         if limit is not None:  # the service's own argument validation
-            if not (limit.isascii() and limit.isdigit()
+            if not (isinstance(limit, str)  # a list if repeated
+                    and limit.isascii() and limit.isdigit()
                     and 0 < int(limit) <= _MAX_LIMIT):
                 raise ClientError(f'limit must be from 1 to {_MAX_LIMIT}.')
             count = int(limit)

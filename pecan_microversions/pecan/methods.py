@@ -165,6 +165,11 @@ class VersionedFunction(Protocol):
         """Add an implementation for another, non-overlapping range."""
         ...
 
+    def refusal(self, *args: Any, **kwargs: Any) -> Optional[APIError]:
+        """The 404/405 a call with these arguments (``self`` first) raises
+        at the request's version; ``None`` if an implementation serves it."""
+        ...
+
 
 def api_version(registry: VersionRegistry, min_version: VersionLike,
                 max_version: Optional[VersionLike] = None, *,
@@ -270,6 +275,9 @@ def _make_dispatcher(versioned: VersionedMethod, first: Callable[..., Any],
     result.__wrapped__ = first
     result.versioned = versioned
     result.version = lambda low, high=None: _extend(result, low, high)
+    result.refusal = lambda *args, **kwargs: None if versioned.function_at(
+        get_version()) is not None else _missing_error(
+            versioned, result, args, kwargs, get_version())
     source = previous if previous is not None else first
     copy_exposure(source, result)
     return result  # type: ignore[no-any-return]

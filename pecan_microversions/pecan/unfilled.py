@@ -85,7 +85,8 @@ def refused_call(method: Callable[..., Any], args: tuple[Any, ...],
     with the method it wraps, to answer a request its URL cannot call as
     the hook does (:func:`unfilled_call`), or a ``keywords`` argument the
     method does not take (which Pecan drops for other methods) with a 400
-    ``microversion.unknown_argument``.
+    ``microversion.unknown_argument``.  A versioned method (``api_version``)
+    with no implementation at ``version`` answers its own 404/405 first.
     """
     try:  # the called function's own arguments, not a wrapped one's
         signature = inspect.signature(method, follow_wrapped=False)
@@ -96,12 +97,17 @@ def refused_call(method: Callable[..., Any], args: tuple[Any, ...],
         return None
     else:
         return None  # the call fits: the error is not about arguments
+    owner = getattr(method, '__self__', None)
+    refusal = getattr(method, 'refusal', None)  # api_version's dispatcher
+    if callable(refusal):  # the version first: its arguments are moot
+        error = refusal(owner, *args, **kwargs)
+        if error is not None:
+            return error  # type: ignore[no-any-return]
     request = current_request(request)
     what = request_line(request, head_as_get=method.__name__ != 'head')
     missing = _missing(signature, len(args), kwargs)
     if missing is None:
         return None
-    owner = getattr(method, '__self__', None)
     if not isinstance(owner, pecan.rest.RestController):
         owner = None
     if not missing and not _takes_all(signature, len(args)):
@@ -113,12 +119,21 @@ def refused_call(method: Callable[..., Any], args: tuple[Any, ...],
                         'segments than the method takes.', status=404,
                         error_code=http_code(404))
     if not missing:
+        twice = [name for name in list(signature.parameters)[:len(args)]
+                 if name in kwargs]
+        if twice:
+            return APIError(f'{what} gives {_names(twice)} twice: in the '
+                            'URL path and in the query string or body.',
+                            error_code='microversion.invalid_arguments')
         unknown = _unknown(signature, kwargs)
+        if not unknown:
+            return None  # not about the arguments
         return APIError(f'{what} does not take {_names(unknown)} (from the '
                         'query string or the form body).',
                         error_code='microversion.unknown_argument')
-    if (owner is not None and version is not None and len(missing) == 1
-            and method.__name__ in _ITEM_METHODS):
+    if (owner is not None and version is not None
+            and method.__name__ in _ITEM_METHODS
+            and _at_collection(request, args)):
         # The item's identifier is missing: the URL is the collection's.
         return collection_refusal(owner, version, request,
                                   head_as_get=method.__name__ != 'head')
@@ -131,14 +146,17 @@ def collection_refusal(controller: pecan.rest.RestController,
                        head_as_get: bool = True) -> APIError:
     """The 405 for an item's method (``put``, ``patch``, ...) that Pecan
     routed from the collection's own URL, without the item's identifier:
-    ``Allow`` lists what the collection answers at ``version``."""
+    ``Allow`` lists what the collection answers at ``version``; a 404 if
+    it answers nothing (a 405 must name what the URL answers)."""
+    what = request_line(request, head_as_get=head_as_get)
     allowed = collection_methods(controller, version)
-    return APIError(f'{request_line(request, head_as_get=head_as_get)} is '
-                    f'not allowed: {request.method} needs an item of the '
-                    'collection in the URL.', status=405,
+    if not allowed:
+        return APIError(f'{what} names no resource.', status=404,
+                        error_code=http_code(404))
+    return APIError(f'{what} is not allowed: {request.method} needs an item '
+                    'of the collection in the URL.', status=405,
                     error_code='microversion.method_not_allowed',
-                    headers={'Allow': ', '.join(allowed)}
-                    if allowed else None)
+                    headers={'Allow': ', '.join(allowed)})
 
 
 def url_refusal(controller: Any, remainder: list[str], version: Version,
@@ -172,7 +190,8 @@ def url_mismatch(controller: pecan.rest.RestController, name: str,
     not say that the method exists in others at that URL."""
     request = current_request()
     remainder = noted_route(controller)
-    if unfilled_path(function, given, kwargs):
+    if unfilled_path(function, given, kwargs) and _at_collection(request,
+                                                                 given):
         if name in _ITEM_METHODS:
             return collection_refusal(controller, version, request,
                                       head_as_get=name != 'head')
@@ -182,6 +201,21 @@ def url_mismatch(controller: pecan.rest.RestController, name: str,
             for names in url_handlers(controller, remainder).values()):
         return url_refusal(controller, remainder, version, request)
     return None
+
+
+def _at_collection(request: Any, given: tuple[Any, ...]) -> bool:
+    """Whether the path values ``given`` to a ``RestController`` method are
+    at most its parents' identifiers: the URL ends with the collection's
+    name (``/owners/1/parts``), not with the last value (an item's
+    identifier, ``/things/t1``; ``t1.json`` where Pecan takes extensions
+    off).  A required argument left out of the query string is then not
+    taken for a missing item."""
+    if not given:
+        return True
+    segments = [part for part in request.path_info.split('/') if part]
+    last = str(given[-1])
+    return not segments or (segments[-1] != last
+                            and not segments[-1].startswith(last + '.'))
 
 
 def _takes_all(signature: inspect.Signature, positional: int) -> bool:

@@ -100,3 +100,42 @@ def test_a_method_no_url_answers_lists_what_the_item_answers(api, version,
         assert response.headers['Allow'] == allow
         assert set(response.json) == {'error_message'}
     assert api.head(url, headers=HEADERS).status_int == 200
+
+
+@pytest.mark.parametrize('method', ['GET', 'DELETE', 'PATCH'])
+def test_an_identifier_given_twice_is_a_400(api, method):
+    """In the path and again in the query string: not a 500."""
+    created = api.post('/v1/nodes', '{"driver": "fake"}', headers=HEADERS,
+                       content_type='application/json')
+    url = f'/v1/nodes/{created.json["uuid"]}'
+    response = api.request(f'{url}?ident=x', method=method, headers=HEADERS,
+                           body=b'[]' if method == 'PATCH' else b'',
+                           content_type='application/json',
+                           expect_errors=True)
+    assert response.status_int == 400
+    assert _fault(response) == (f"{method} {url} gives the argument 'ident' "
+                                'twice: in the URL path and in the query '
+                                'string or body.')
+
+
+def test_a_method_missing_at_the_version_is_its_404_before_its_arguments(
+        api):
+    """DELETE exists from 1.6: at 1.1 an unknown parameter does not make
+    it a 400 saying the method does not take it."""
+    created = api.post('/v1/nodes', '{"driver": "fake"}', headers=HEADERS,
+                       content_type='application/json')
+    url = f'/v1/nodes/{created.json["uuid"]}'
+    early = {'X-OpenStack-Ironic-API-Version': '1.1'}
+    plain = api.delete(url, headers=early, expect_errors=True)
+    extra = api.delete(f'{url}?foo=1', headers=early, expect_errors=True)
+    assert plain.status_int == extra.status_int == 404
+    assert _fault(extra) == _fault(plain)
+    assert 'foo' in _fault(api.delete(f'{url}?foo=1', headers=HEADERS,
+                                      expect_errors=True))
+
+
+def test_a_repeated_limit_is_a_400(api):
+    response = api.get('/v1/nodes?limit=1&limit=2', headers=HEADERS,
+                       expect_errors=True)
+    assert response.status_int == 400
+    assert 'limit must be from 1 to' in _fault(response)

@@ -20,6 +20,7 @@ from wsme import types as wtypes
 from pecan_microversions import (
     Computed,
     MicroversionHook,
+    VersionedRestController,
     VersionRegistry,
     api_version,
     versioned,
@@ -325,11 +326,14 @@ def test_the_first_implementation_still_answers():
     assert response.json == {'deleted': '1'}
 
 
-def test_a_collection_answering_nothing_gets_no_allow():
+def test_a_collection_answering_nothing_is_a_404():
+    """Not a 405: one must list what the URL answers (an empty Allow
+    would say "nothing", no Allow breaks RFC 9110)."""
     response = _server_bugs_app().delete('/only', headers=HEADERS,
                                          expect_errors=True)
-    assert response.status_int == 405
-    assert 'Allow' not in response.headers  # empty would say "nothing"
+    assert response.status_int == 404
+    assert 'Allow' not in response.headers
+    assert _error(response)['detail'] == 'DELETE /only names no resource.'
 
 
 def test_a_nested_collection_is_a_405_too():
@@ -341,3 +345,44 @@ def test_a_nested_collection_is_a_405_too():
     assert _error(response)['code'] == 'microversion.method_not_allowed'
     assert app.put('/owners/1/parts/2', headers=HEADERS).json == {
         'owner': '1', 'part': '2'}
+
+
+class _Forced(VersionedRestController):
+    """``put`` takes the item from the path and ``force`` from the query."""
+
+    @pecan.expose('json')
+    def get_all(self):
+        return {}
+
+    @pecan.expose('json')
+    def get_one(self, ident):
+        return {'id': ident}
+
+    @api_version(REGISTRY, '1.2')
+    @pecan.expose('json')
+    def put(self, ident, force):
+        return {'id': ident, 'force': force}
+
+
+def test_a_missing_query_argument_of_an_item_method_is_not_a_missing_item():
+    """``PUT /things/t1`` without ``?force``: the URL has its item, so the
+    client left out ``force`` (400), not the item (the collection's
+    405); out of the method's versions it is the version's 404."""
+    class Root:
+        things = _Forced()
+
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(REGISTRY)]))
+    missing = app.put('/things/t1', headers=HEADERS, expect_errors=True)
+    assert missing.status_int == 400
+    assert _error(missing)['code'] == 'microversion.missing_argument'
+    assert "'force'" in _error(missing)['detail']
+    assert app.put('/things/t1?force=1', headers=HEADERS).json == {
+        'id': 't1', 'force': '1'}
+    early = app.put('/things/t1?force=1', expect_errors=True,
+                    headers={'OpenStack-API-Version': 'unfilled 1.1'})
+    assert early.status_int == 404
+    assert 'exists in versions 1.2 and later' in _error(early)['detail']
+    collection = app.put('/things', headers=HEADERS, expect_errors=True)
+    assert collection.status_int == 405
+    assert collection.headers['Allow'] == 'GET, HEAD'
