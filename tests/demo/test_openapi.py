@@ -199,3 +199,22 @@ def test_patch_and_post_are_described_as_served(api):
                             headers=headers)
     assert created.status_int == 201
     assert created.headers['Location'] == created.json['links'][0]['href']
+
+
+def test_the_409_of_an_old_version_patch_is_described(api):
+    """Renaming at 1.8 an owner held in another domain is a 409: the
+    document lists it, with the error body it has."""
+    created = api.post_json('/v1/nodes', {
+        'name': 'n', 'hardware_type': 'ipmi',
+        'owner': {'name': 'o', 'domain': 'other'}},
+        headers={'OpenStack-API-Version': 'fleet 1.9'})
+    refused = api.patch(
+        f'/v1/nodes/{created.json["uuid"]}',
+        json.dumps([{'op': 'replace', 'path': '/owner', 'value': 'carol'}]),
+        headers={'OpenStack-API-Version': 'fleet 1.8',
+                 'Content-Type': 'application/json'}, expect_errors=True)
+    assert refused.status_int == 409
+    document = openapi_document(REGISTRY, make_app(), '1.8')
+    assert '409' in document['paths']['/v1/nodes/{uuid}']['patch'][
+        'responses']
+    jsonschema.validate(refused.json, schema_of(document, 'Errors'))
