@@ -91,34 +91,72 @@ def _check_field(name: str, version: Version, label: str) -> None:
             'microversion.field_unavailable')
 
 
-def _check_value(name: str, value: Any, mandatory: bool,
+def _check_value(name: str, value: Any, mandatory: bool, version: Version,
                  patch: bool = False) -> None:
     if value is None:
         if mandatory:
             raise bad_request(f'Mandatory field {name!r} cannot be null.',
                               'microversion.null_mandatory_field')
         return
-    if name == 'owner' and isinstance(value, dict):
-        # 1.9: an object; its domain may be null (the default), not empty.
-        domain = value.get('domain')
-        if domain is not None and (not isinstance(domain, str)
-                                   or not domain):
-            reason = ('Value should be string' if not isinstance(domain, str)
-                      else 'Value should have a minimum character '
-                           'requirement of 1')
-            detail = (f'Invalid input for field/attribute domain. Value: '
-                      f"'{domain}'. {reason}")
-            if patch:
-                raise bad_request(f"Invalid value for field 'owner': "
-                                  f'{detail}', 'microversion.invalid_value')
-            raise bad_request(detail, 'http.bad_request')
-        value = value.get('name')  # and its name is checked
+    if name == 'owner':
+        _check_owner(value, version, patch)
+        return
     if not isinstance(value, str):
         raise bad_request(f'Field {name!r} must be a string, not '
                           f'{type(value).__name__}.', 'fleet.invalid_value')
     if name == 'name' and not 1 <= len(value) <= 255:
         raise bad_request('Field \'name\' must be 1 to 255 characters long.',
                           'fleet.invalid_value')
+
+
+def _length(value: str, most: Optional[int]) -> Optional[str]:
+    """Why a string breaks WSME's length limits (1 to ``most``), if it does."""
+    if not value:
+        return 'Value should have a minimum character requirement of 1'
+    if most is not None and len(value) > most:
+        return f'Value should have a maximum character requirement of {most}'
+    return None
+
+
+def _check_owner(value: Any, version: Version, patch: bool) -> None:
+    """A name before 1.9, an object ``{name, domain}`` from 1.9."""
+    if version < (1, 9):
+        if isinstance(value, dict):
+            raise bad_request(f'Invalid value {value!r} for field \'owner\': '
+                              f'at version {text(version)} it is a string.',
+                              'microversion.invalid_value')
+        if not isinstance(value, str):
+            raise bad_request(f"Field 'owner' must be a string, not "
+                              f'{type(value).__name__}.', 'fleet.invalid_value')
+        reason = _length(value, 255)
+        if reason:
+            raise bad_request(f"Invalid value {value!r} for field 'owner': "
+                              f'{reason}', 'microversion.invalid_value')
+        return
+    if not isinstance(value, dict):
+        raise bad_request("Field 'owner' must be a JSON object.",
+                          'microversion.invalid_body')
+    for key in value:
+        if key not in ('name', 'domain'):
+            raise bad_request(f"Unknown field 'owner.{key}'.",
+                              'microversion.unknown_field')
+    if 'name' not in value:
+        raise bad_request("Mandatory field 'owner.name' is missing.",
+                          'microversion.missing_field')
+    # The domain may be null (the default domain), not empty.
+    for key, most in (('name', 255), ('domain', None)):
+        member = value.get(key)
+        if member is None and key == 'domain':
+            continue
+        reason = ('Value should be string' if not isinstance(member, str)
+                  else _length(member, most))
+        if reason:
+            detail = (f'Invalid input for field/attribute {key}. Value: '
+                      f"'{member}'. {reason}")
+            if patch:
+                raise bad_request(f"Invalid value for field 'owner': "
+                                  f'{detail}', 'microversion.invalid_value')
+            raise bad_request(detail, 'http.bad_request')
 
 
 def _mandatory(version: Version) -> tuple[str, str]:
@@ -170,7 +208,8 @@ def _check_patch(ops: Any, version: Version) -> None:
                                   'cannot be removed or set to null.',
                                   'microversion.missing_field')
         if name in ('add', 'replace'):
-            _check_value(op['path'][1:], op['value'], False, patch=True)
+            _check_value(op['path'][1:], op['value'], False, version,
+                         patch=True)
 
 
 def _owner(value: Any) -> tuple[Optional[str], Optional[str]]:
@@ -308,7 +347,7 @@ class NodesController(rest.RestController):
             if name in _READ_ONLY:
                 raise bad_request(f'Field {name!r} is read-only.',
                                   'microversion.read_only_field')
-            _check_value(name, value, name in mandatory)
+            _check_value(name, value, name in mandatory, version)
         for name in mandatory:
             if name not in body:
                 raise bad_request(f'Mandatory field {name!r} is missing.',
@@ -367,7 +406,7 @@ class NodesController(rest.RestController):
             for name in _PATCHABLE:
                 if _has(name, version):
                     _check_value(name, patched.get(name), name in mandatory,
-                                 patch=True)
+                                 version, patch=True)
                     if name == 'owner':
                         if patched.get(name) != document.get(name):
                             if (version < (1, 9) and stored['owner']

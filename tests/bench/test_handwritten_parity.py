@@ -196,3 +196,29 @@ def test_owner_domains_alike(apps, owner, status):
     for case in (post, replace, rename):
         got, _, _ = assert_same(apps, case)
         assert got == case.status
+
+
+@pytest.mark.parametrize('version, owner', [
+    ('1.4', b'{"name": "y", "domain": "evil"}'),  # 1.9's object, too early
+    ('1.8', b'{"name": "x", "domain": "evil"}'),
+    ('1.8', b'""'),
+    ('1.8', b'"' + b'x' * 256 + b'"'),
+    ('1.9', b'"bob"'),                             # 1.8's string, too late
+    ('1.9', b'{"name": ""}'),
+    ('1.9', b'{"name": 5}'),
+    ('1.9', b'{"name": "x", "extra": 1}'),
+    ('1.9', b'{"domain": "d"}'),
+])
+def test_owners_a_version_refuses_alike(apps, version, owner):
+    """The baseline refuses what the demo refuses, with the same answer:
+    no version writes an owner of another version's shape."""
+    field = 'hardware_type' if version >= '1.6' else 'driver'
+    post = Case('post-owner', 'POST', '/v1/nodes', version, 400,
+                b'{"name": "n", "%s": "ipmi", "owner": %s}'
+                % (field.encode(), owner), 'application/json')
+    replace = Case('patch-owner', 'PATCH', f'/v1/nodes/{PATCHED}', version,
+                   400, b'[{"op": "replace", "path": "/owner", "value": '
+                   + owner + b'}]', 'application/json')
+    for case in (post, replace):
+        got, _, _ = assert_same(apps, case)
+        assert got == 400
