@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
 import pecan.core
+import pecan.rest
 import pecan.routing
 import wsme.api
 import wsme.rest.json
@@ -42,6 +43,7 @@ __all__ = [
     'plain_attribute',
     'plain_getattr',
     'raised_by_controller_call',
+    'refusing_route',
     'request_body',
     'response_content_type',
     'routed_call',
@@ -186,6 +188,24 @@ def raised_by_controller_call(error: BaseException) -> bool:
 
 
 _INVOKE_CONTROLLER = pecan.core.Pecan.invoke_controller.__code__
+
+
+def refusing_route(error: BaseException
+                   ) -> Optional[tuple[Any, list[str]]]:
+    """The innermost ``RestController`` whose routing ``error`` was raised
+    in, and the path below it that it routed: read from the traceback's
+    frames of ``RestController._route`` (its ``self`` and ``args``);
+    ``None`` if it passed through none."""
+    found = None
+    frame = error.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code is _REST_ROUTE:
+            found = frame.tb_frame.f_locals
+        frame = frame.tb_next
+    return None if found is None else (found['self'], found['args'])
+
+
+_REST_ROUTE = pecan.rest.RestController._route.__code__
 
 
 def response_content_type(request: Any) -> Optional[str]:

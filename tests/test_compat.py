@@ -293,3 +293,38 @@ def test_plain_reads_see_what_pecan_and_webob_read():
     assert status == response.status == '404 Not Found'
     assert compat.plain_getattr(response, compat.RESPONSE_HEADERLIST) is (
         response.headerlist)
+
+
+def test_refusing_route_is_the_innermost_rest_controller_routing():
+    """The RestController whose _route raised, with the path it routed;
+    Pecan routes into a sub-controller only from one's _route."""
+    seen = {}
+
+    class Parts(rest.RestController):
+        @pecan.expose('json')
+        def get_all(self):
+            return []
+
+    class Things(rest.RestController):
+        parts = Parts()
+
+        @pecan.expose('json')
+        def get_one(self, ident):
+            return {}
+
+    class Hook(pecan.hooks.PecanHook):
+        def on_error(self, state, e):
+            seen[state.request.path] = compat.refusing_route(e)
+            return webob.Response(status=500)
+
+    class Root:
+        things = Things()
+
+    app = webtest.TestApp(pecan.make_app(Root(), hooks=[Hook()]))
+    app.put('/things/t1', expect_errors=True)
+    app.put('/things/t1/parts/p', expect_errors=True)
+    (things, remainder), (parts, below) = (seen['/things/t1'],
+                                           seen['/things/t1/parts/p'])
+    assert (type(things), remainder) == (Things, ['t1'])
+    assert (type(parts), below) == (Parts, ['p'])
+    assert compat.refusing_route(ValueError('no traceback')) is None

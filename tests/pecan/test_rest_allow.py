@@ -1,0 +1,98 @@
+"""VersionedRestController's 405s: whose URL they describe, and what it
+answers, as Pecan routes each HTTP method.
+
+A 405 lists exactly what its URL answers at the version (never the refused
+method); a URL answering nothing is a 404 for every method; the innermost
+controller that refused the request decides.
+"""
+
+import pecan
+import pytest
+import webtest
+from pecan import rest
+
+from pecan_microversions import MicroversionHook, VersionRegistry
+from pecan_microversions.pecan.methods import api_version
+from pecan_microversions.pecan.subresources import VersionedRestController
+from tests import methods_app
+
+METHODS = ('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS')
+REGISTRY = VersionRegistry('x', [('1.0', 'a'), ('1.1', 'b'), ('1.2', 'c')])
+
+
+def answers(app, url, headers=None):
+    """Each method's (status, Allow) at ``url``."""
+    got = {}
+    for method in METHODS:
+        response = app.request(url, method=method, headers=headers or {},
+                               expect_errors=True)
+        got[method] = (response.status_int, response.headers.get('Allow'))
+    return got
+
+
+def test_a_plain_sub_controllers_405_lists_what_its_url_answers():
+    # /v1/things/<id>/parts is a plain RestController (get_all, get_one)
+    # below a VersionedRestController: its 405s were the parent's 404.  A
+    # plain RestController answers HEAD 405 (only ours answer it as GET).
+    app = webtest.TestApp(methods_app.make_app())
+    headers = {'OpenStack-API-Version': 'gadget 1.4'}
+    refused = {m: (405, 'GET') for m in METHODS if m != 'GET'}
+    for url in ('/v1/things/t1/parts', '/v1/things/t1/parts/p'):
+        assert answers(app, url, headers) == {'GET': (200, None), **refused}
+    # More segments than its handlers take: that URL names nothing.
+    assert answers(app, '/v1/things/t1/parts/p/q', headers) == {
+        m: (404, None) for m in METHODS}
+
+
+class Ports(rest.RestController):
+    @pecan.expose('json')
+    def get_all(self):
+        return ['p1']
+
+
+class Nodes(VersionedRestController):
+    _custom_actions = {'power': ['PUT'], 'vif': ['DELETE']}
+    ports = Ports()
+
+    @pecan.expose('json')
+    def get_one(self, ident):
+        return {'id': ident}
+
+    @pecan.expose('json')
+    def delete(self, ident):
+        return {'deleted': ident}
+
+    @api_version(REGISTRY, '1.2', missing_status=405)
+    @pecan.expose('json')
+    def put_power(self, ident):
+        return {'powered': ident}
+
+    @pecan.expose('json')
+    def delete_vif(self, ident):
+        return {'unplugged': ident}
+
+
+class Settings(VersionedRestController):
+    delete = 'soft'  # a setting named like a handler, not one
+
+    @pecan.expose('json')
+    def get_one(self, ident):
+        return {'id': ident}
+
+
+class Root:
+    nodes = Nodes()
+    settings = Settings()
+
+
+@pytest.fixture(scope='module')
+def app():
+    return webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(REGISTRY)]))
+
+
+def test_a_sub_controller_below_the_collection_keeps_its_405(app):
+    # Pecan reaches /nodes/ports from the methods' routing (not as an
+    # item's sub-resource), then rewrites Allow with the parent's methods.
+    assert answers(app, '/nodes/ports') == {
+        'GET': (200, None), **{m: (405, 'GET') for m in METHODS[1:]}}
