@@ -161,9 +161,10 @@ def unfilled_path(handler: Any, args: tuple[Any, ...],
 
 
 def _takes(handler: Any, segments: int) -> bool:
-    """Whether ``handler`` takes ``segments`` path segments as arguments."""
-    if handler is None:
-        return False
+    """Whether ``handler`` is one Pecan routes to (an exposed one) and
+    takes ``segments`` path segments as arguments."""
+    if not getattr(handler, 'exposed', False):
+        return False  # a setting named like a handler (delete = 'soft')
     _, most = _path_arguments(handler)
     return most is None or segments <= most
 

@@ -96,3 +96,10 @@ def test_a_sub_controller_below_the_collection_keeps_its_405(app):
     # item's sub-resource), then rewrites Allow with the parent's methods.
     assert answers(app, '/nodes/ports') == {
         'GET': (200, None), **{m: (405, 'GET') for m in METHODS[1:]}}
+
+
+def test_a_setting_named_like_a_handler_is_no_handler(app):
+    # It was handed to getargspec: a 500 instead of the 405.
+    assert answers(app, '/settings/s') == {
+        'GET': (200, None), 'HEAD': (200, None),
+        **{m: (405, 'GET, HEAD') for m in METHODS[2:]}}
