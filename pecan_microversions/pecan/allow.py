@@ -172,14 +172,16 @@ def _takes(handler: Any, segments: int) -> bool:
 def _path_arguments(handler: Any) -> tuple[list[str], Optional[int]]:
     """The required arguments ``handler`` takes from the URL path, and how
     many it takes at most (``None``: any number): its WSME arguments other
-    than the body, or else those Pecan fills from the path."""
+    than the body, or else those Pecan fills from the path, of the
+    function a wrapper made with ``functools.wraps`` wraps (a service's
+    own exposing decorator taking ``*args, **kwargs``)."""
     declared = inspect.unwrap(handler, stop=is_wsme_function)
     if is_wsme_function(declared):
         definition = function_definition(declared)
         arguments = definition.arguments[
             :len(definition.arguments) - (definition.body_type is not None)]
         return [a.name for a in arguments if a.mandatory], len(arguments)
-    spec = pecan.util.getargspec(handler)
+    spec = pecan.util.getargspec(declared)
     names = spec.args[1:]  # not self
     required = names[:len(names) - len(spec.defaults or ())]
     return required, None if spec.varargs is not None else len(names)

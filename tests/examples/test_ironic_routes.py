@@ -139,3 +139,19 @@ def test_a_repeated_limit_is_a_400(api):
                        expect_errors=True)
     assert response.status_int == 400
     assert 'limit must be from 1 to' in _fault(response)
+
+
+@pytest.mark.parametrize('version', ['1.1', '1.6'])
+@pytest.mark.parametrize('method', ['PUT', 'OPTIONS', 'TRACE'])
+def test_a_url_below_an_item_is_a_404_for_refused_methods_too(api, version,
+                                                              method):
+    """Every method at ``/v1/nodes/<uuid>/extra`` is a 404: the methods
+    are judged by the functions the example's ``expose`` wraps, not by its
+    ``*args, **kwargs`` (its 405 listed GET, PATCH, ... there)."""
+    created = api.post('/v1/nodes', '{"driver": "fake"}', headers=HEADERS,
+                       content_type='application/json')
+    response = api.request(f'/v1/nodes/{created.json["uuid"]}/extra',
+                           method=method, expect_errors=True,
+                           headers={'X-OpenStack-Ironic-API-Version': version})
+    assert response.status_int == 404
+    assert 'Allow' not in response.headers
