@@ -31,6 +31,13 @@ _REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
 _ROUTE_KEY = 'pecan_microversions.rest_route'
 _REST_ITEM = {'GET': ('get_one', 'get'), 'PUT': ('put',), 'PATCH': ('patch',),
               'DELETE': ('delete',), 'HEAD': ('head',)}
+#: The handlers Pecan routes each method to below a ``RestController``'s own
+#: URL (``POST`` reaches ``post`` with the path's segments), and where it
+#: looks for a custom action's name in the path: the last segment for
+#: ``GET`` and ``POST``, the first for ``PUT`` and ``DELETE``; none for the
+#: others.
+_REST_URL = {**_REST_ITEM, 'POST': ('post',)}
+_ACTION_AT = {'GET': -1, 'POST': -1, 'PUT': 0, 'DELETE': 0}
 
 
 def exists_at_version(handler: Any, version: Version) -> bool:
@@ -101,34 +108,40 @@ def url_methods(controller: pecan.rest.RestController,
                 remainder: list[str], version: Version) -> list[str]:
     """The HTTP methods a ``RestController`` answers at ``version`` at the
     URL whose path below the controller is ``remainder``: its collection
-    (``[]``), a custom action (``['x', 'reboot']``) or an item
-    (``['x']``).  The same list whichever method the request used; none
-    for a path with more segments than the item's (or the action's)
-    handlers take (``['x', 'unknown']``): that URL names nothing."""
+    (``[]``), an item (``['x']``) or a custom action (``['x', 'reboot']``
+    for ``GET`` or ``POST``, ``['reboot', 'x']`` for ``PUT`` or
+    ``DELETE``), each method routed as Pecan routes it.  The same list
+    whichever method the request used; none for a path with more segments
+    than the handlers Pecan routes it to take (``['x', 'unknown']``): that
+    URL names nothing."""
     return _methods(controller, url_handlers(controller, remainder), version)
 
 
 def url_handlers(controller: pecan.rest.RestController,
                  remainder: list[str]) -> dict[str, tuple[str, ...]]:
     """The names of the handlers that may answer each HTTP method at the
-    URL whose path below ``controller`` is ``remainder``, at some version
-    (see :func:`url_methods`)."""
+    URL whose path below ``controller`` is ``remainder``, at some version,
+    as Pecan routes each method (see :func:`url_methods`): a custom action
+    is named by the path's last segment for ``GET`` and ``POST``
+    (``/x/reboot``), by its first for ``PUT`` and ``DELETE``
+    (``/reboot/x``)."""
     parts = [part for part in remainder if part]
     if not parts:
         return _REST_COLLECTION
     actions = custom_actions(controller)
-    if parts[-1] in actions:
-        shape = _action_shape(parts[-1], actions[parts[-1]])
-        parts = parts[:-1]
-    else:
-        shape = _REST_ITEM
     # Pecan passes the parent's identifiers (a sub-controller's) first;
     # once it called the handler they are gone, and the path fitted it.
-    routed = current_request().pecan.get('routing_args') or ()
-    segments = len(parts) + len(routed)
-    return {method: tuple(name for name in names if _takes(
-                getattr(controller, name, None), segments))
-            for method, names in shape.items()}
+    routed = len(current_request().pecan.get('routing_args') or ())
+    handlers = {}
+    for method, names in _REST_URL.items():
+        path = parts
+        at = _ACTION_AT.get(method)
+        if at is not None and method in actions.get(parts[at], ()):
+            names = (f'{method.lower()}_{parts[at]}', parts[at])
+            path = parts[1:] if at == 0 else parts[:-1]
+        handlers[method] = tuple(name for name in names if _takes(
+            getattr(controller, name, None), len(path) + routed))
+    return handlers
 
 
 def rest_methods(controller: pecan.rest.RestController,

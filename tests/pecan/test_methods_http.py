@@ -449,8 +449,6 @@ def test_item_method_outside_its_range_on_the_collection_is_its_405(
 
 
 @pytest.mark.parametrize('method, path, version', [
-    ('POST', '/v1/things/rename', '1.0'),   # rename needs the item
-    ('POST', '/v1/things/rename', '1.6'),
     ('PUT', '/v1/things/x/unknown', '1.0'),  # the body is no path segment
     ('PUT', '/v1/things/x/unknown', '1.6'),
 ])
@@ -460,6 +458,22 @@ def test_versioned_method_a_url_never_takes_is_a_plain_404(app, method,
     assert_error(response, method, version, 404, 'http.not_found')
     assert 'Allow' not in response.headers
     assert 'exists in' not in response.json['errors'][0]['detail']
+
+
+@pytest.mark.parametrize('version, allow', [('1.0', 'DELETE'),
+                                            ('1.6', 'GET, HEAD, PATCH')])
+def test_an_action_without_its_item_gets_the_405_of_that_url(app, version,
+                                                             allow):
+    # rename needs the item; /v1/things/rename is an item's URL for the
+    # methods Pecan routes there without the action (DELETE it at 1.0).
+    response = call(app, 'POST', '/v1/things/rename', version, V1_BODY)
+    assert response.status_int == 405
+    assert_version_headers(response, version)
+    assert response.headers['Allow'] == allow
+    (error,) = response.json['errors']
+    assert error['code'] == NOT_ALLOWED
+    assert 'exists in' not in error['detail']
+    assert call(app, 'DELETE', '/v1/things/rename', '1.0').status_int == 204
 
 
 @pytest.mark.parametrize('method, version, ranges', [

@@ -103,3 +103,28 @@ def test_a_setting_named_like_a_handler_is_no_handler(app):
     assert answers(app, '/settings/s') == {
         'GET': (200, None), 'HEAD': (200, None),
         **{m: (405, 'GET, HEAD') for m in METHODS[2:]}}
+
+
+@pytest.mark.parametrize('version, put', [('1.1', 404), ('1.2', 200)])
+def test_put_and_delete_actions_are_named_first_in_the_path(app, version,
+                                                            put):
+    # Pecan routes PUT and DELETE actions as /<action>/<id> (GET and POST
+    # ones as /<id>/<action>): POST /nodes/power/n1 is refused there.
+    headers = {'OpenStack-API-Version': f'x {version}'}
+    power = answers(app, '/nodes/power/n1', headers)
+    allow = 'PUT' if put == 200 else None
+    status = 405 if allow else 404
+    assert {m: power[m] for m in ('POST', 'PUT', 'PATCH', 'OPTIONS')} == {
+        'POST': (status, allow), 'PUT': (put, None),
+        'PATCH': (status, allow), 'OPTIONS': (status, allow)}
+    vif = answers(app, '/nodes/vif/n1', headers)
+    assert vif['DELETE'] == (200, None)
+    assert vif['PUT'] == (405, 'DELETE')
+
+
+@pytest.mark.parametrize('url', ['/nodes/n1/power', '/nodes/n1/vif'])
+def test_an_action_after_the_item_names_nothing_for_put_and_delete(app,
+                                                                   url):
+    # Not the refused method's 405 (Allow: PUT on a PUT).
+    headers = {'OpenStack-API-Version': 'x 1.2'}
+    assert answers(app, url, headers) == {m: (404, None) for m in METHODS}
