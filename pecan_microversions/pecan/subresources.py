@@ -40,7 +40,8 @@ class VersionedRestController(pecan.rest.RestController):
     every handler it has, at any URL and version.  This subclass lists the
     methods the URL (collection, item or custom action) answers at the
     request's version, in Pecan's 405s and in those of versioned methods
-    (``missing_status=405``) alike.  Otherwise it is a plain
+    (``missing_status=405``) alike; a sub-controller's 405 lists what the
+    sub-controller's URL answers.  Otherwise it is a plain
     ``RestController``; versioned methods work without it.
 
     ``HEAD`` is answered like ``GET`` (the same handler, so the same status
