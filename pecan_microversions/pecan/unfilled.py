@@ -111,10 +111,14 @@ def refused_call(method: Callable[..., Any], args: tuple[Any, ...],
     if not isinstance(owner, pecan.rest.RestController):
         owner = None
     if not missing and not _takes_all(signature, len(args)):
-        if (owner is not None and version is not None and len(args) == 1
-                and method.__name__ not in _ITEM_METHODS):
-            # POST /v1/nodes/<ident>: the item's URL, if the item answers.
-            return url_refusal(owner, [str(args[0])], version, request)
+        remainder = None if owner is None else noted_route(owner)
+        if remainder is None and len(args) == 1 and (
+                method.__name__ not in _ITEM_METHODS):
+            remainder = [str(args[0])]  # POST /v1/nodes/<ident>: an item's
+        if owner is not None and version is not None and (
+                remainder is not None):
+            # The URL's own 404, or its 405 if it answers other methods.
+            return url_refusal(owner, remainder, version, request)
         return APIError(f'{what} names no resource: the path has more '
                         'segments than the method takes.', status=404,
                         error_code=http_code(404))
