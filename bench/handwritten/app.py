@@ -212,6 +212,46 @@ def _check_patch(ops: Any, version: Version) -> None:
                          patch=True)
 
 
+class _NotJSON(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        keys = [key for key, _ in pairs]
+        twice = next(key for key in keys if keys.count(key) > 1)
+        raise _NotJSON(f'The JSON body has the key {twice!r} twice in one '
+                       'object.')
+    return result
+
+
+def _constant(name: str) -> Any:
+    raise _NotJSON(f'The JSON body holds {name}, which is not a JSON number.')
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs,
+                            parse_constant=_constant)
+
+
+def _read_json(body: bytes, not_json: str, code: str) -> Any:
+    """The body as strict JSON (UTF-8, one value per key, no NaN), as the
+    library reads it; ``not_json`` (``{}``: the reason) for a syntax
+    error."""
+    try:
+        return _DECODER.decode(body.decode('utf-8'))
+    except UnicodeDecodeError as exc:
+        raise bad_request(f'The JSON body is not UTF-8: {exc}.',
+                          'microversion.invalid_body') from None
+    except _NotJSON as exc:
+        raise bad_request(str(exc), 'microversion.invalid_body') from None
+    except ValueError as exc:
+        raise bad_request(not_json.format(exc), code) from None
+    except RecursionError:
+        raise bad_request('The JSON body is nested too deeply.',
+                          'microversion.body_too_deep') from None
+
+
 def _owner(value: Any) -> tuple[Optional[str], Optional[str]]:
     """The stored owner name and domain of an owner sent at any version."""
     if value is None:
@@ -333,11 +373,8 @@ class NodesController(rest.RestController):
         if not request.body:
             raise bad_request('This request needs a JSON body.',
                               'microversion.missing_body')
-        try:
-            body = json.loads(request.body)
-        except (ValueError, RecursionError):
-            raise bad_request('Request is not in valid JSON format',
-                              'http.bad_request') from None
+        body = _read_json(request.body, 'Request is not in valid JSON format',
+                          'http.bad_request')
         if not isinstance(body, dict):
             raise bad_request('The body must be a JSON object.',
                               'microversion.invalid_body')
@@ -376,14 +413,8 @@ class NodesController(rest.RestController):
             raise Fault(415, 'fleet.unsupported_media_type',
                         f'A patch is sent as {" or ".join(_PATCH_TYPES)}, '
                         f'not {request.content_type or "no content type"}.')
-        try:
-            ops = json.loads(request.body)
-        except ValueError as exc:
-            raise bad_request(f'The body is not valid JSON: {exc}.',
-                              'fleet.invalid_json') from None
-        except RecursionError:
-            raise bad_request('The JSON body is nested too deeply.',
-                              'fleet.invalid_json') from None
+        ops = _read_json(request.body, 'The body is not valid JSON: {}.',
+                         'microversion.invalid_body')
         _check_patch(ops, version)
         base = request.application_url
         with self.store.updating(uuid) as stored:
