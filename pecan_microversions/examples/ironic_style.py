@@ -115,6 +115,7 @@ def expose(status_code: Optional[int] = None,
             if refused is not None:
                 raise refused
             try:
+                _check_media_type(media_types)
                 result = function(self, *args, **kwargs)
                 if status_code:
                     pecan.response.status = status_code
@@ -177,7 +178,7 @@ class NodesController(VersionedRestController):
     @expose(201, media_types=_JSON)
     def post(self, **_: Any) -> dict[str, Any]:
         version = get_version()
-        body = NODE.check_body(_json_body(_JSON), version)
+        body = NODE.check_body(_json_body(), version)
         node = {'provision_state': 'enroll', 'power_interface': 'ipmitool',
                 **body, 'uuid': str(uuidlib.uuid4())}
         with self.lock:
@@ -189,8 +190,7 @@ class NodesController(VersionedRestController):
         version = get_version()
         with self.lock:
             node = self._find(ident)
-            patched = NODE.apply_patch(node, _json_body(_PATCH_TYPES),
-                                       version)
+            patched = NODE.apply_patch(node, _json_body(), version)
             node.clear()
             node.update(patched)
             return dict(NODE.filter(node, version))
@@ -202,13 +202,19 @@ class NodesController(VersionedRestController):
             del self.nodes[self._find(ident)['uuid']]
 
 
-def _json_body(media_types: tuple[str, ...]) -> Any:
+def _check_media_type(media_types: tuple[str, ...]) -> None:
+    """A body must be sent as one of the ``media_types`` the method reads
+    (none: it reads no body)."""
     request = pecan.request
-    if request.body and request.content_type not in media_types:
+    if media_types and request.body and (
+            request.content_type not in media_types):
         raise ClientError(f'The body is sent as {" or ".join(media_types)}, '
                           f'not {request.content_type or "no content type"}.',
                           415)
-    return read_json(request.body or b'null')  # a 400 if not JSON
+
+
+def _json_body() -> Any:
+    return read_json(pecan.request.body or b'null')  # a 400 if not JSON
 
 
 class V1Controller(rest.RestController):

@@ -114,7 +114,8 @@ def url_methods(controller: pecan.rest.RestController,
     whichever method the request used; none for a path with more segments
     than the handlers Pecan routes it to take (``['x', 'unknown']``): that
     URL names nothing."""
-    return _methods(controller, url_handlers(controller, remainder), version)
+    return rest_methods(controller, url_handlers(controller, remainder),
+                        version)
 
 
 def url_handlers(controller: pecan.rest.RestController,
@@ -150,11 +151,6 @@ def rest_methods(controller: pecan.rest.RestController,
     """The HTTP methods of ``shape`` (each with the handler names that
     answer it) for which ``controller`` has a handler at ``version``, and
     ``HEAD`` with ``GET`` where the controller answers it so."""
-    return _methods(controller, shape, version)
-
-
-def _methods(controller: Any, shape: Mapping[str, tuple[str, ...]],
-             version: Version) -> list[str]:
     methods = {method for method, names in shape.items()
                if any(exists_at_version(getattr(controller, name, None),
                                         version) for name in names)}

@@ -41,6 +41,7 @@ from pecan_microversions.core.negotiation import (
     requested_version_text,
     resolve,
 )
+from pecan_microversions.core.patching import body_too_deep
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors
 from pecan_microversions.core.version import Version
@@ -284,8 +285,7 @@ class MicroversionHook(PecanHook):
         if isinstance(e, RecursionError) and (
                 raised_by_decoder(e) or nested_too_deep(state.request.body)):
             # Pecan parses JSON bodies while routing, before any controller.
-            return APIError('The JSON body is nested too deeply.',
-                            error_code='microversion.body_too_deep')
+            return APIError.from_error(body_too_deep())
         if self._keep_app_errors:
             return None  # the application's (or Pecan's) own handling
         if isinstance(e, webob.exc.HTTPException):

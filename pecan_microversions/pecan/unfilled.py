@@ -119,9 +119,8 @@ def refused_call(method: Callable[..., Any], args: tuple[Any, ...],
                 remainder is not None):
             # The URL's own 404, or its 405 if it answers other methods.
             return url_refusal(owner, remainder, version, request)
-        return APIError(f'{what} names no resource: the path has more '
-                        'segments than the method takes.', status=404,
-                        error_code=http_code(404))
+        return _names_nothing(what, ': the path has more segments than the '
+                              'method takes')
     if not missing:
         twice = [name for name in list(signature.parameters)[:len(args)]
                  if name in kwargs]
@@ -155,12 +154,9 @@ def collection_refusal(controller: pecan.rest.RestController,
     what = request_line(request, head_as_get=head_as_get)
     allowed = collection_methods(controller, version)
     if not allowed:
-        return APIError(f'{what} names no resource.', status=404,
-                        error_code=http_code(404))
-    return APIError(f'{what} is not allowed: {request.method} needs an item '
-                    'of the collection in the URL.', status=405,
-                    error_code='microversion.method_not_allowed',
-                    headers={'Allow': ', '.join(allowed)})
+        return _names_nothing(what)
+    return _not_allowed(f'{what} is not allowed: {request.method} needs an '
+                        'item of the collection in the URL.', allowed)
 
 
 def url_refusal(controller: Any, remainder: list[str], version: Version,
@@ -174,10 +170,18 @@ def url_refusal(controller: Any, remainder: list[str], version: Version,
                if isinstance(controller, pecan.rest.RestController) else [])
     if not allowed or request.method in allowed:
         # Not the URL of a collection or an item: it names nothing.
-        return APIError(f'{what} names no resource.', status=404,
-                        error_code=http_code(404))
-    return APIError(f'{what} is not allowed: the URL does not take a '
-                    f'{request.method}.', status=405,
+        return _names_nothing(what)
+    return _not_allowed(f'{what} is not allowed: the URL does not take a '
+                        f'{request.method}.', allowed)
+
+
+def _names_nothing(what: str, why: str = '') -> APIError:
+    return APIError(f'{what} names no resource{why}.', status=404,
+                    error_code=http_code(404))
+
+
+def _not_allowed(detail: str, allowed: list[str]) -> APIError:
+    return APIError(detail, status=405,
                     error_code='microversion.method_not_allowed',
                     headers={'Allow': ', '.join(allowed)})
 

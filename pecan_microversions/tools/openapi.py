@@ -358,9 +358,10 @@ class OpenAPIEndpoint:
         with self._lock:
             if self._operations is None:
                 self._operations = api_operations(self.app)
-            serving = self._serving()
-            if self._error_body is None and serving is not None:
-                self._error_body = error_schema(serving)
+            if self._error_body is None:
+                serving = self._serving()
+                if serving is not None:
+                    self._error_body = error_schema(serving)
             found = self._documents.get(at)
             if found is None:
                 found = openapi_document(
