@@ -46,7 +46,7 @@ from pecan_microversions.core.version import Version, VersionLike, VersionRange
 from pecan_microversions.pecan.arguments import path_conflict, root_name
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import with_arguments_of
-from pecan_microversions.pecan.media import may_have_body, media_format
+from pecan_microversions.pecan.media import may_have_body
 from pecan_microversions.pecan.request import current_request, get_version
 
 __all__ = ['ParamRules', 'QueryParam', 'declared_parameters',
@@ -208,17 +208,16 @@ def _check_path_and_query(sent: tuple[tuple[str, Any], ...],
 
 
 def _sent(request: Any) -> Iterator[tuple[str, Any]]:
-    """The named values of the query string and, but for a GET (whose
-    body Pecan does not read), of a form or JSON object body."""
+    """The named values Pecan gives a plain method, as Pecan reads them:
+    the query string's and, but for a GET, a JSON object body's (sent as
+    exactly ``application/json`` or ``application/javascript``) or else
+    the form's (URL-encoded or multipart)."""
     environ = request.environ
     if environ.get('QUERY_STRING'):
         yield from request.GET.items()
     if request.method == 'GET' or not may_have_body(environ):
         return
-    found = media_format(request.content_type)
-    if found == 'form':
-        yield from request.POST.items()
-    elif found == 'json':
+    if request.content_type in _PECAN_JSON:
         body = request_body(request)
         if body.lstrip()[:1] == b'{':  # only an object gives arguments
             try:
@@ -227,6 +226,12 @@ def _sent(request: Any) -> Iterator[tuple[str, Any]]:
                 return  # refused by whoever reads it
             if isinstance(data, dict):
                 yield from data.items()
+                return
+    yield from request.POST.items()  # nothing for other media types
+
+
+#: The media types whose object body Pecan passes as arguments.
+_PECAN_JSON = ('application/json', 'application/javascript')
 
 
 def declared_parameters(definition: Any) -> Optional[ParamRules]:

@@ -13,6 +13,7 @@ import json
 import pecan
 import pytest
 import webtest
+from pecan import rest
 
 from pecan_microversions import MicroversionHook, VersionRegistry
 from pecan_microversions.demo.app import make_app
@@ -300,3 +301,40 @@ def test_null_for_a_converted_field_needs_no_json(fleet):
                     '<owner nil="true"/></node>', XML)
     assert response.status_int == 201, response.body
     assert response.json['owner'] is None
+
+
+def _multipart(**fields):
+    return b''.join(b'--b\r\nContent-Disposition: form-data; name="%s"'
+                    b'\r\n\r\n%s\r\n' % (k.encode(), v.encode())
+                    for k, v in fields.items()) + b'--b--\r\n'
+
+
+@pytest.mark.parametrize('fields, code', [
+    ({'limit': '10'}, 'microversion.query_parameter_unavailable'),
+    ({'uuid': 'B'}, 'microversion.invalid_arguments'),
+])
+def test_multipart_fields_pecan_passes_are_checked_like_a_form(fields, code):
+    """Pecan gives a plain method the fields of a multipart body as it
+    does a form's: one equal to its default but outside its versions, or
+    naming an argument the path gives, is refused, not dropped."""
+    registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b')])
+
+    class Things(rest.RestController):
+        @query_params(registry, 'PUT /things/{uuid}', limit=param('1.1'))
+        @pecan.expose('json')
+        def put(self, uuid, limit='10'):
+            return {'uuid': uuid, 'limit': limit}
+
+    class Root:
+        things = Things()
+
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)], debug=False))
+    for content_type, body in [
+            ('multipart/form-data; boundary=b', _multipart(**fields)),
+            (FORM, '&'.join(f'{k}={v}' for k, v in fields.items()).encode())]:
+        response = app.put('/things/A', body, expect_errors=True, headers={
+            'OpenStack-API-Version': 'shelf 1.0',
+            'Content-Type': content_type})
+        assert response.status_int == 400, (content_type, response.body)
+        assert response.json['errors'][0]['code'] == code
