@@ -20,6 +20,7 @@ FORMATS: Mapping[str, frozenset[str]] = {
     'form': frozenset(['application/x-www-form-urlencoded']),
     'xml': frozenset(['text/xml']),
 }
+_FORMAT_OF = {t: name for name, types in FORMATS.items() for t in types}
 #: The media type of a JSON patch document (RFC 6902), read as JSON for
 #: a method that takes one (``versioned_wsexpose(..., patch_of=...)``).
 JSON_PATCH = 'application/json-patch+json'
@@ -34,10 +35,7 @@ def media_format(media_type: str, *, patch: bool = False) -> Optional[str]:
     media_type = media_type.strip().lower()  # 'application/json ;...'
     if patch and media_type == JSON_PATCH:
         return 'json'
-    for name, types in FORMATS.items():
-        if media_type in types:
-            return name
-    return None
+    return _FORMAT_OF.get(media_type)
 
 
 def may_have_body(environ: Mapping[str, Any]) -> bool:

@@ -232,7 +232,7 @@ def _datatypes(cls: type, attr: Any, version: Optional[Version],
         end = last if high is None else min(last, high)
         if low is None or low <= end:
             found.append((datatype, (low, end)))
-        low = next((v for v in binding.registry.versions if v > last), None)
+        low = binding.registry.next(last)
         if low is None or (high is not None and low > high):
             return found
     return [*found, (attr.datatype, (low, high))]
