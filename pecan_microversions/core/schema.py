@@ -300,7 +300,9 @@ class Schema:
         A renamed field is patched under the version's name whichever name
         ``document`` holds it under, and a change to it is written under
         every name ``document`` holds it under (all of them after
-        :meth:`check_body`), so every version sees it.  What the patch
+        :meth:`check_body`; converted up under the newest name where the
+        values differ between versions, a 409 if that would erase what
+        ``version`` cannot see), so every version sees it.  What the patch
         changed is judged as if the client had sent it: a value a ``copy``
         or ``move`` brings must be allowed at ``version``, and a mandatory
         field cannot end up null or absent.
@@ -310,10 +312,19 @@ class Schema:
         """
         operations = self.check_patch(patch, version)
         shown = self._shown[version]
+        # A field whose value changes between versions: the version sees
+        # its newest value converted down, and a change is merged back.
+        newest = {g[0]: document[g[0]] for n, g in shown if n != g[0]
+                  and g in self._converted and g[0] in document}
+        down = self.conversion.down(newest, version) if newest else {}
         view = named_as_shown(document, shown)
+        view.update((n, down[n]) for n in down if n not in document)
         result: dict[str, Any] = patched_copy(view, operations)
         self._check_effect(view, result, operations, version)
+        merged = self.conversion.merge(newest, down, {
+            n: result[n] for n in down if n in result}, version) if newest else {}
         names_held(document, view, result, shown)
+        result.update((k, merged[k]) for k in newest if k in result)
         return result
 
     def patch_newest(self, newest: Mapping[str, Any], patch: Any,

@@ -444,3 +444,43 @@ def test_a_move_onto_itself_changes_nothing(pointer):
 def test_a_move_onto_itself_keeps_the_other_checks(patch, version, code):
     stored = dict(BOOK, tags=[{'a': 1}, {'b': 2}])
     _refused(lambda: _book().apply_patch(stored, patch, version), code)
+
+
+def _retyped_schema():
+    registry = VersionRegistry('z', [('1.0', 'a'), ('1.1', 'b'), ('1.2', 'c')])
+    return Schema(registry, 'node', {
+        'size': field(max_version='1.0'),
+        'dims': field(min_version='1.1', replaces='size', changes=[
+            Retype(down=lambda d: d['w'], up=lambda w: {'w': w, 'h': 0},
+                   max_version='1.0')]),
+        'name': field(),
+    })
+
+
+@pytest.mark.parametrize('document', [
+    {'size': 3, 'dims': {'w': 3, 'h': 0}},   # as check_body stores it
+    {'dims': {'w': 3, 'h': 0}},               # the newest name only
+])
+def test_a_patch_of_a_renamed_retyped_field_keeps_each_name_in_its_form(
+        document):
+    """Patched at 1.0 under its old name, the newest name holds the value
+    converted up, as check_body stores it: 1.2 never sees 1.0's form."""
+    schema = _retyped_schema()
+    patched = schema.apply_patch(
+        document, [{'op': 'replace', 'path': '/size', 'value': 5}],
+        Version(1, 0))
+    assert patched['dims'] == {'w': 5, 'h': 0}
+    assert schema.filter(patched, Version(1, 2)) == {'dims': {'w': 5, 'h': 0}}
+    assert schema.filter(patched, Version(1, 0))['size'] == 5
+
+
+def test_a_patch_at_an_old_version_never_erases_what_it_cannot_see():
+    schema = _retyped_schema()
+    document = {'dims': {'w': 3, 'h': 7}, 'name': 'n'}
+    with pytest.raises(RequestError) as info:
+        schema.apply_patch(document, [
+            {'op': 'replace', 'path': '/size', 'value': 5}], Version(1, 0))
+    assert info.value.code == 409
+    other = schema.apply_patch(document, [
+        {'op': 'replace', 'path': '/name', 'value': 'm'}], Version(1, 0))
+    assert other == {'dims': {'w': 3, 'h': 7}, 'name': 'm'}
