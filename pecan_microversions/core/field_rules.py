@@ -26,39 +26,47 @@ __all__ = ['check_field', 'check_value_maps', 'conversion_specs',
 _Ranges = Mapping[str, tuple[Optional[Version], Optional[Version]]]
 
 
-def check_field(where: str, spec: Any) -> None:
+def check_field(where: str, mandatory: bool, readonly: bool) -> None:
     """Refuse a field no request could satisfy."""
-    if spec.mandatory and spec.readonly:
+    if mandatory and readonly:
         raise InvalidDeclarationError(
             f'{where} is both mandatory and read-only: no request could '
             'send it, and none could leave it out.')
 
 
-def rename_groups(resource: str, fields: Mapping[str, Any], ranges: _Ranges
-                  ) -> tuple[tuple[str, ...], ...]:
-    """Chains of renames, newest name first, checked."""
+def rename_groups(resource: str, fields: Mapping[str, Any], ranges: _Ranges,
+                  where: Optional[Callable[[str], str]] = None,
+                  kind: str = 'field') -> tuple[tuple[str, ...], ...]:
+    """Chains of renames (each field's ``replaces``), newest name first,
+    checked.
+
+    :param fields: the fields by the names ``replaces`` uses.
+    :param ranges: each field's version range, by the same names.
+    :param where: names a field in an error (default: ``Schema 'node':
+        name``); ``kind``: what the fields are called there.
+    """
     parent: dict[str, str] = {}
     for name, spec in fields.items():
-        old = spec.replaces
+        old = getattr(spec, 'replaces', None)
         if old is None:
             continue
-        where = f'Schema {resource!r}: {name}'
+        here = (where or (lambda n: f'Schema {resource!r}: {n}'))(name)
         if old not in fields or old == name:
             raise InvalidDeclarationError(
-                f'{where} replaces {old!r}, which is not another field.')
+                f'{here} replaces {old!r}, which is not another {kind}.')
         if old in parent.values():
             raise InvalidDeclarationError(
-                f'{where} replaces {old!r}, which another field already '
+                f'{here} replaces {old!r}, which another {kind} already '
                 'replaces.')
         new_low, old_high = ranges[name][0], ranges[old][1]
         if new_low is None or old_high is None or old_high >= new_low:
             raise InvalidDeclarationError(
-                f'{where} replaces {old!r}: {old!r} needs a max_version '
-                f'before {name!r}\'s min_version (got {old_high} and '
-                f'{new_low}).')
-        if fields[old].changes:
+                f'{here} replaces {old!r}: {old!r} needs a max_version '
+                f'below the min_version of {name!r} (got max_version='
+                f'{old_high}, min_version={new_low}).')
+        if getattr(fields[old], 'changes', ()):
             raise InvalidDeclarationError(
-                f'{where} replaces {old!r}, which declares changes=: '
+                f'{here} replaces {old!r}, which declares changes=: '
                 f'declare them on {name!r}, the newest name.')
         parent[name] = old
     groups = []

@@ -140,7 +140,8 @@ class Schema:
                 raise InvalidDeclarationError(
                     f'Schema {resource!r}: {name} must be a field(...), not '
                     f'{spec!r}.')
-            check_field(f'Schema {resource!r}: {name}', spec)
+            check_field(f'Schema {resource!r}: {name}', spec.mandatory,
+                        spec.readonly)
             self.ranges[name], rule = declare_ranged(
                 registry, 'field', resource, name, spec.min_version,
                 spec.max_version, spec.values)

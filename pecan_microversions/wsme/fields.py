@@ -38,7 +38,7 @@ from pecan_microversions.core.errors import (
     InvalidVersion,
     UnknownVersionError,
 )
-from pecan_microversions.core.field_rules import check_value_maps
+from pecan_microversions.core.field_rules import check_field, check_value_maps
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import Change
 from pecan_microversions.core.version import (
@@ -374,9 +374,6 @@ def _check_attributes(cls: type, attributes: list[Any]) -> None:
             raise InvalidDeclarationError(
                 f'{cls.__qualname__}.{other} and {where} both use the JSON '
                 f'name {attr.name!r}; give each its own name.')
-        mandatory = attr.mandatory or getattr(attr, 'mandatory_when_available',
-                                              False)
-        if mandatory and attr.readonly:
-            raise InvalidDeclarationError(
-                f'{where} is both mandatory and read-only: no request could '
-                'send it, and none could leave it out.')
+        check_field(where, attr.mandatory or getattr(
+            attr, 'mandatory_when_available', False), attr.readonly)
+

@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 from wsme import types as wtypes
 
-from pecan_microversions.core.errors import InvalidDeclarationError
+from pecan_microversions.core import field_rules
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import FieldSpec, Renamed, Retype
 from pecan_microversions.core.version import Version
@@ -77,36 +77,11 @@ def rename_groups(cls: type, attributes: list[Any],
                    ranges: Mapping[str, tuple[Optional[Version],
                                               Optional[Version]]]
                    ) -> tuple[tuple[str, ...], ...]:
-    """Chains of renames (``replaces``) as tuples of keys, checked."""
-    by_key = {a.key: a for a in attributes}
-    parent: dict[str, str] = {}
-    for attr in attributes:
-        old = getattr(attr, 'replaces', None)
-        if old is None:
-            continue
-        where = f'{cls.__qualname__}.{attr.key}'
-        if old not in by_key or old == attr.key:
-            raise InvalidDeclarationError(
-                f'{where} replaces {old!r}, which is not another attribute of '
-                f'{cls.__qualname__}.')
-        if old in parent.values():
-            raise InvalidDeclarationError(
-                f'{where} replaces {old!r}, which another attribute already '
-                'replaces.')
-        new_low = ranges[by_key[attr.key].name][0]
-        old_high = ranges[by_key[old].name][1]
-        if new_low is None or old_high is None or old_high >= new_low:
-            raise InvalidDeclarationError(
-                f'{where} replaces {old!r}: {old!r} needs a max_version '
-                f'below the min_version of {attr.key!r} (got max_version='
-                f'{old_high}, min_version={new_low}).')
-        parent[attr.key] = old
-    groups: list[tuple[str, ...]] = []
-    for attr in attributes:  # start from each chain's newest member
-        key = attr.key
-        if key in parent and key not in parent.values():
-            chain = [key]
-            while chain[-1] in parent:
-                chain.append(parent[chain[-1]])
-            groups.append(tuple(chain))
-    return tuple(groups)
+    """Chains of renames (``replaces``) as tuples of keys, checked as a
+    plain-dict schema's are (:func:`~pecan_microversions.core.field_rules.
+    rename_groups`)."""
+    return field_rules.rename_groups(
+        cls.__qualname__, {a.key: a for a in attributes},
+        {a.key: ranges[a.name] for a in attributes},
+        where=lambda key: f'{cls.__qualname__}.{key}',
+        kind=f'attribute of {cls.__qualname__}')

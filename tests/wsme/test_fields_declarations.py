@@ -5,7 +5,7 @@ import pytest
 from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
-from pecan_microversions import filter_response
+from pecan_microversions import ValueMap, filter_response
 from pecan_microversions.core.errors import (
     InvalidDeclarationError,
     UnknownVersionError,
@@ -211,3 +211,15 @@ def test_old_range_spelling_warns_and_still_works():
         old = versioned(wtypes.text, introduced='1.1', last='1.2')
     assert (old.range.min_version, old.range.max_version) == (
         Version(1, 1), Version(1, 2))
+
+
+def test_changes_on_an_older_name_fail_at_import():
+    """As for a plain-dict schema: the older name's changes would never
+    apply (a rename chain converts from its newest attribute)."""
+    with pytest.raises(InvalidDeclarationError,
+                       match="declares changes=: declare them on 'b'"):
+        @versioned_resource(registry(), 'thing')
+        class Thing(wtypes.Base):
+            a = versioned(wtypes.text, max_version='1.0',
+                          changes=[ValueMap({'x': 'y'}, '1.0')])
+            b = versioned(wtypes.text, '1.1', replaces='a')
