@@ -14,7 +14,6 @@ from pecan_microversions import (
     Version,
     versioned,
     versioned_resource,
-    visible_fields,
 )
 from pecan_microversions.demo.versions import REGISTRY
 from pecan_microversions.wsme.fields import binding_of
@@ -132,13 +131,9 @@ def node_data(stored: dict[str, Any], base_url: str) -> dict[str, Any]:
 def shown_name(name: str, version: Version) -> str:
     """What clients at ``version`` call the node's field ``name`` (its
     newest name): ``driver`` for ``hardware_type`` before 1.6."""
-    shown = visible_fields(Node, version)
     binding = binding_of(Node)
-    if name not in shown and binding is not None:
-        for group in binding.groups:  # each rename chain, newest first
-            if name in group:
-                return next((n for n in group if n in shown), name)
-    return name
+    renames = () if binding is None else binding.renames[version]
+    return next((shown for shown, group in renames if name in group), name)
 
 
 @versioned_resource(REGISTRY, 'node_collection')

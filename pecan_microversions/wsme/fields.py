@@ -193,6 +193,10 @@ class Binding:
         self.hiders: dict[Version, tuple[Callable[[Any], None], ...]] = {}
         self.visible: dict[Version, frozenset[str]] = {}
         self.sync: dict[Version, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        #: the same by public names: (shown, every name of the group)
+        self.renames: dict[Version, tuple[tuple[str, tuple[str, ...]],
+                                          ...]] = {}
+        name_of = {a.key: a.name for a in attributes}
         self.mandatory: dict[Version, tuple[str, ...]] = {}
         for v in versions:
             shown = [a for a in attributes if v.matches(*self.ranges[a.name])]
@@ -212,6 +216,9 @@ class Binding:
                     sync.append((current[0], tuple(k for k in group
                                                    if k != current[0])))
             self.sync[v] = tuple(sync)
+            self.renames[v] = tuple(
+                (name_of[shown], (name_of[shown], *(name_of[k] for k in others)))
+                for shown, others in sync)
         self.groups = groups
         #: The fields for conversion; their changes are checked at import.
         self.fields = field_specs(attributes, groups, self.ranges)

@@ -79,11 +79,7 @@ def _rename_groups(datatype: Any, version: Version) -> RenameGroups:
     """``datatype``'s rename groups, by public name, as ``version`` shows
     them."""
     binding = binding_of(datatype) if isinstance(datatype, type) else None
-    if binding is None or not binding.sync[version]:
-        return ()
-    names = {a.key: a.name for a in wtypes.list_attributes(datatype)}
-    return tuple((names[shown], (names[shown], *(names[k] for k in others)))
-                 for shown, others in binding.sync[version])
+    return () if binding is None else binding.renames[version]
 
 
 def _check_effect(datatype: Any, before: Any, after: Any, version: Version,
