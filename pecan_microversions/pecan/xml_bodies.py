@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 from xml.etree import ElementTree
-from xml.parsers import expat
 
 from wsme import types as wtypes
 
@@ -28,9 +27,8 @@ def check_xml(body: bytes, definition: Any, version: Version) -> None:
     """The XML must parse, have no DTD, and hold nothing WSME's reader
     would drop: every element and attribute is read (WSME ignores unknown
     and repeated elements, text beside elements, attributes)."""
-    _refuse_declarations(body)
     try:
-        root = ElementTree.fromstring(body)
+        root = _tree(body)
         if definition.body_type is not None:
             _xml_value(definition.body_type, root,
                        definition.arguments[-1].name, version)
@@ -38,7 +36,11 @@ def check_xml(body: bytes, definition: Any, version: Version) -> None:
         arguments = {a.name: a.datatype for a in definition.arguments}
         _xml_members(root, 'the XML body', 'argument', arguments, version,
                      None)
-    except (ElementTree.ParseError, ValueError) as exc:
+    except _Declared:
+        raise APIError('XML bodies with a DTD or entities are refused.',
+                       error_code='microversion.invalid_body') from None
+    except (ElementTree.ParseError, ValueError) as exc:  # ValueError: an
+        # encoding expat does not read (multi-byte ones but UTF-8/16)
         raise APIError(f'The XML body does not parse: {exc}.',
                        error_code='microversion.invalid_body') from None
     except RecursionError:
@@ -49,25 +51,19 @@ class _Declared(Exception):
     pass
 
 
-def _declared(*_: Any) -> None:
-    raise _Declared
+class _NoDoctype(ElementTree.TreeBuilder):
+    """Builds the tree, refusing a DTD (where entities are declared) as
+    soon as expat meets one, in whatever encoding the document is."""
+
+    def doctype(self, *_: Any) -> None:
+        raise _Declared
 
 
-def _refuse_declarations(body: bytes) -> None:
-    """Refuse a DTD or an entity declaration, in whatever encoding the
-    document is (expat reads it; a byte pattern misses UTF-16)."""
-    parser = expat.ParserCreate()
-    parser.StartDoctypeDeclHandler = _declared
-    parser.EntityDeclHandler = _declared
-    try:
-        parser.Parse(body, True)
-    except _Declared:
-        raise APIError('XML bodies with a DTD or entities are refused.',
-                       error_code='microversion.invalid_body') from None
-    except (expat.ExpatError, ValueError) as exc:  # ValueError: an
-        # encoding expat does not read (multi-byte ones but UTF-8/16)
-        raise APIError(f'The XML body does not parse: {exc}.',
-                       error_code='microversion.invalid_body') from None
+def _tree(body: bytes) -> Any:
+    """The XML document's root element, read once."""
+    parser = ElementTree.XMLParser(target=_NoDoctype())
+    parser.feed(body)
+    return parser.close()
 
 
 def _xml_value(datatype: Any, element: Any, label: str,
