@@ -11,7 +11,7 @@ each calls the schema's method of the same name (``response_json``: its
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
 from pecan_microversions.core.errors import RequestError
@@ -45,40 +45,23 @@ def check_body(datatype: Any, data: Any,
     body ready for the service (:meth:`~pecan_microversions.core.schema.
     Schema.check_body`).
     """
-    version = get_version() if version is None else version
-    try:
-        if isinstance(datatype, Schema):
-            return datatype.check_body(data, version)
-        checking.check_body(datatype, data, version)
-        return None
-    except RequestError as exc:
-        raise APIError.from_error(exc) from None
+    return _at(version, 'check_body', checking.check_body, datatype, data)
 
 
 def check_patch(datatype: Any, patch: Any,
                 version: Optional[Version] = None) -> list[dict[str, Any]]:
     """Check an RFC 6902 patch of a ``datatype`` resource; return it as
     dicts.  See :func:`pecan_microversions.wsme.checking.check_patch`."""
-    version = get_version() if version is None else version
-    try:
-        if isinstance(datatype, Schema):
-            return datatype.check_patch(patch, version)
-        return checking.check_patch(datatype, patch, version)
-    except RequestError as exc:
-        raise APIError.from_error(exc) from None
+    return _at(version, 'check_patch', checking.check_patch, datatype,
+               patch)
 
 
 def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
                 version: Optional[Version] = None) -> dict[str, Any]:
     """Check ``patch``, apply it to a copy of ``document``, check its effect.
     See :func:`pecan_microversions.wsme.patching.apply_patch`."""
-    version = get_version() if version is None else version
-    try:
-        if isinstance(datatype, Schema):
-            return datatype.apply_patch(document, patch, version)
-        return patching.apply_patch(datatype, document, patch, version)
-    except RequestError as exc:
-        raise APIError.from_error(exc) from None
+    return _at(version, 'apply_patch', patching.apply_patch, datatype,
+               document, patch)
 
 
 def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
@@ -86,13 +69,8 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
     """Apply a JSON patch sent at ``version`` to the resource's newest JSON,
     keeping every field the version cannot see; return the patched newest
     JSON.  See :func:`pecan_microversions.wsme.conversion.patch_newest`."""
-    version = get_version() if version is None else version
-    try:
-        if isinstance(datatype, Schema):
-            return datatype.patch_newest(newest, patch, version)
-        return conversion.patch_newest(datatype, newest, patch, version)
-    except RequestError as exc:
-        raise APIError.from_error(exc) from None
+    return _at(version, 'patch_newest', conversion.patch_newest, datatype,
+               newest, patch)
 
 
 def response_json(datatype: Any, value: Any,
@@ -105,3 +83,17 @@ def response_json(datatype: Any, value: Any,
     if isinstance(datatype, Schema):
         return datatype.filter(value, version)
     return view(datatype, version)(value)
+
+
+def _at(version: Optional[Version], method: str,
+        function: Callable[..., Any], datatype: Any, *args: Any) -> Any:
+    """``function(datatype, *args, version)``, or the :class:`Schema`'s
+    ``method``, at ``version`` (default: the request's); a refusal as an
+    :class:`APIError`."""
+    version = get_version() if version is None else version
+    try:
+        if isinstance(datatype, Schema):
+            return getattr(datatype, method)(*args, version)
+        return function(datatype, *args, version)
+    except RequestError as exc:
+        raise APIError.from_error(exc) from None
