@@ -3,8 +3,9 @@
 Pecan reads ``request.params`` while routing (a form or multipart body is
 parsed by WebOb then), and JSON bodies too, before any controller or WSME
 runs: a charset or a boundary WebOb or Python's form parser fails on would
-be a 500 there.  :func:`check_encoding`, which the hook calls for every
-request before routing, refuses them first with a 400 or 415.
+be a 500 there, and a JSON body that is not UTF-8 Pecan's own 400 that does
+not say why.  :func:`check_encoding`, which the hook calls for every request
+before routing, refuses them first with a 400 or 415.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ _UNPARSED = frozenset(['GET', 'HEAD'])
 
 def check_encoding(environ: Mapping[str, Any]) -> None:
     """Refuse, before routing, a content type WebOb, WSME or Pecan would fail
-    on with a 500, and a query string that is not UTF-8 (400).
+    on with a 500, a query string that is not UTF-8 (400), and a JSON body
+    that is not UTF-8 (400: Pecan's own 400 would not say why).
 
     The body's charset is read as WebOb reads it (the first ``charset``
     parameter, found by its pattern, quotes and spaces stripped) and as a
@@ -51,6 +53,9 @@ def check_encoding(environ: Mapping[str, Any]) -> None:
     if ';' in content_type or content_type[:10].lower() == 'multipart/':
         _check_content_type(environ, content_type, strict=environ.get(
             'REQUEST_METHOD') not in _UNPARSED or may_have_body(environ))
+    if environ.get('REQUEST_METHOD') != 'GET' and content_type.partition(
+            ';')[0].strip().lower() in _DECODED_BY_PECAN:
+        _check_utf8(environ)
     query = environ.get('QUERY_STRING') or ''
     if '%' in query:
         try:
@@ -58,6 +63,23 @@ def check_encoding(environ: Mapping[str, Any]) -> None:
         except UnicodeDecodeError:
             raise APIError('The query string is not UTF-8.',
                            error_code='microversion.invalid_query') from None
+
+
+#: Media types whose bodies Pecan decodes while routing a request other than
+#: a GET (as ``request.json``; compared as they are written).
+_DECODED_BY_PECAN = frozenset(['application/json', 'application/javascript'])
+
+
+def _check_utf8(environ: Mapping[str, Any]) -> None:
+    """A 400 for a body that is not UTF-8 (read as WebOb reads it, which
+    keeps it for whoever reads it next)."""
+    if not may_have_body(environ):
+        return
+    try:
+        webob.Request(environ).body.decode('utf-8')
+    except UnicodeDecodeError as exc:
+        raise APIError(f'The JSON body is not UTF-8: {exc}.',
+                       error_code='microversion.invalid_body') from None
 
 
 #: How WebOb finds a request's charset (``webob.descriptors.CHARSET_RE``):

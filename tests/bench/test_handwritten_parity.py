@@ -241,7 +241,8 @@ def test_patches_json_loads_would_misread_alike(apps, content_type, body):
 
 
 def test_a_patch_not_in_utf_8_alike(apps):
-    # (As application/json Pecan itself refuses it while routing.)
+    # (As application/json the baseline leaves it to Pecan, whose 400
+    # while routing does not say why.)
     case = Case('patch-latin', 'PATCH', f'/v1/nodes/{PATCHED}', '1.9', 400,
                 b'[{"op": "replace", "path": "/name", "value": "\xff"}]',
                 'application/json-patch+json')

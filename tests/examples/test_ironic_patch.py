@@ -68,6 +68,20 @@ def test_a_patch_is_read_as_either_json_media_type(api, uuid, content_type):
 
 @pytest.mark.parametrize('method, url', [('patch', '/v1/nodes/{uuid}'),
                                          ('post', '/v1/nodes')])
+def test_a_json_body_not_in_utf_8_is_named_in_the_fault(api, uuid, method,
+                                                        url):
+    before = api.get('/v1/nodes', headers=at('1.4')).json
+    response = getattr(api, method)(
+        url.format(uuid=uuid), b'{"driver": "\xff"}', headers={
+            **at('1.4'), 'Content-Type': 'application/json'},
+        expect_errors=True)
+    assert response.status_int == 400
+    assert 'JSON body is not UTF-8' in response.json['error_message']
+    assert api.get('/v1/nodes', headers=at('1.4')).json == before
+
+
+@pytest.mark.parametrize('method, url', [('patch', '/v1/nodes/{uuid}'),
+                                         ('post', '/v1/nodes')])
 def test_another_media_type_is_a_415(api, uuid, method, url):
     before = api.get('/v1/nodes', headers=at('1.4')).json
     body = [{'op': 'add', 'path': '/description', 'value': 'x'}] if (

@@ -7,7 +7,9 @@ and Python's form parser a missing or invalid boundary with a
 ``ValueError``, both a 500.  The hook must refuse them first, with a 4xx in
 the JSON errors format, on any URL and method, reading the charset as WebOb
 reads it (the first one, double quotes stripped before spaces) and refusing
-a charset named twice rather than guessing which one counts.
+a charset named twice rather than guessing which one counts.  Pecan also
+decodes a JSON body while routing, and answers one that is not UTF-8 with
+its own 400 that does not say why: the hook names the problem first.
 """
 
 from __future__ import annotations
@@ -69,6 +71,13 @@ REFUSED = [
      'microversion.invalid_content_type', 'x-nowhere'),
     (f'{MULTIPART}; boundary=XyZ', _part(b'Content-Type: multipart/mixed\r\n'),
      400, 'microversion.invalid_content_type', 'boundary'),
+    # JSON bodies Pecan decodes while routing
+    ('application/json', b'{"name": "\xff"}', 400,
+     'microversion.invalid_body', 'JSON body is not UTF-8'),
+    ('application/javascript', b'{"name": "\xe9"}', 400,
+     'microversion.invalid_body', 'JSON body is not UTF-8'),
+    ('application/json; charset=utf-8', b'\xff\xfe{}', 400,
+     'microversion.invalid_body', 'JSON body is not UTF-8'),
 ]
 
 
