@@ -182,8 +182,6 @@ class Schema:
         """The fields ``version`` has."""
         return self.visible[self.registry.known_version(version)]
 
-    # -- responses ------------------------------------------------------------
-
     def filter(self, document: Any, version: Version) -> Any:
         """A copy of ``document`` (a dict, or a list of dicts) with only what
         ``version`` has; a renamed field shows under the version's name,
@@ -209,8 +207,6 @@ class Schema:
                 if held is not _MISSING:
                     result[shown[0]] = held
         return result
-
-    # -- requests -------------------------------------------------------------
 
     def check_body(self, data: Any, version: Version) -> dict[str, Any]:
         """Check a request body; return it ready for the service.
@@ -303,10 +299,11 @@ class Schema:
         every name ``document`` holds it under (all of them after
         :meth:`check_body`; converted up under the newest name where the
         values differ between versions, a 409 if that would erase what
-        ``version`` cannot see), so every version sees it.  What the patch
-        changed is judged as if the client had sent it: a value a ``copy``
-        or ``move`` brings must be allowed at ``version``, and a mandatory
-        field cannot end up null or absent.
+        ``version`` cannot see; an addition is stored there too, as
+        :meth:`check_body` stores it), so every version sees it.  What the
+        patch changed is judged as if the client had sent it: a value a
+        ``copy`` or ``move`` brings must be allowed at ``version``, and a
+        mandatory field cannot end up null or absent.
 
         :raises ~pecan_microversions.core.errors.RequestError: the patch is refused
             or cannot be applied (a missing path, a failed ``test``, ...).
@@ -315,17 +312,22 @@ class Schema:
         shown = self._shown[version]
         # A field whose value changes between versions: the version sees
         # its newest value converted down, and a change is merged back.
-        newest = {g[0]: document[g[0]] for n, g in shown if n != g[0]
-                  and g in self._converted and g[0] in document}
+        converted = [(n, g[0]) for n, g in shown
+                     if n != g[0] and g in self._converted]
+        newest = {k: document[k] for _, k in converted if k in document}
         down = self.conversion.down(newest, version) if newest else {}
         view = named_as_shown(document, shown)
         view.update((n, down[n]) for n in down if n not in document)
         result: dict[str, Any] = patched_copy(view, operations)
         self._check_effect(view, result, operations, version)
         merged = self.conversion.merge(newest, down, {
-            n: result[n] for n in down if n in result}, version) if newest else {}
+            n: result[n] for n, _ in converted if n in result}, version
+        ) if converted else {}
+        added = {k for n, k in converted if k not in newest and n in result
+                 and not same_json(view.get(n, _MISSING), result[n])}
         names_held(document, view, result, shown)
-        result.update((k, merged[k]) for k in newest if k in result)
+        result.update((k, v) for k, v in merged.items()
+                      if k in result or k in added)
         return result
 
     def patch_newest(self, newest: Mapping[str, Any], patch: Any,
@@ -359,8 +361,6 @@ class Schema:
                         'to null.', error_code='microversion.missing_field')
                 continue
             check_value(self, name, new, version, name)
-
-    # -- helpers --------------------------------------------------------------
 
     def _pointer(self, op: Mapping[str, Any], member: str, where: str,
                  version: Version, *, changes: bool, removes: bool,

@@ -474,6 +474,24 @@ def test_a_patch_of_a_renamed_retyped_field_keeps_each_name_in_its_form(
     assert schema.filter(patched, Version(1, 0))['size'] == 5
 
 
+@pytest.mark.parametrize('patch', [
+    [{'op': 'add', 'path': '/size', 'value': 5}],
+    [{'op': 'copy', 'from': '/name', 'path': '/size'}],
+])
+def test_a_renamed_retyped_field_added_at_an_old_version_is_stored_as_sent(
+        patch):
+    """Added where the document held neither name, it is stored as
+    check_body stores it: every version sees it, each in its own form."""
+    schema = _retyped_schema()
+    document = {'name': 5}
+    patched = schema.apply_patch(document, patch, Version(1, 0))
+    assert patched == schema.check_body({'name': 5, 'size': 5}, Version(1, 0))
+    assert schema.filter(patched, Version(1, 0)) == {'size': 5, 'name': 5}
+    assert schema.filter(patched, Version(1, 2)) == {
+        'dims': {'w': 5, 'h': 0}, 'name': 5}
+    assert document == {'name': 5}
+
+
 def test_a_patch_at_an_old_version_never_erases_what_it_cannot_see():
     schema = _retyped_schema()
     document = {'dims': {'w': 3, 'h': 7}, 'name': 'n'}
