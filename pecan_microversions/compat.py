@@ -190,6 +190,22 @@ def raised_by_controller_call(error: BaseException) -> bool:
 _INVOKE_CONTROLLER = pecan.core.Pecan.invoke_controller.__code__
 
 
+def raised_binding_path(error: BaseException) -> bool:
+    """Whether ``error`` is Pecan's own 404 for a URL path holding more
+    segments than the controller it routed to takes: raised while
+    ``Pecan.get_args`` bound the path to its arguments (which calls no
+    code of the service)."""
+    frame = error.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code is _GET_ARGS:
+            return True
+        frame = frame.tb_next
+    return False
+
+
+_GET_ARGS = pecan.core.Pecan.get_args.__code__
+
+
 def refusing_route(error: BaseException
                    ) -> Optional[tuple[Any, list[str]]]:
     """The innermost ``RestController`` whose routing ``error`` was raised

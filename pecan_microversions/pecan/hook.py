@@ -64,7 +64,7 @@ from pecan_microversions.pecan.request import (
     NEGOTIATION_ATTR,
     Negotiation,
 )
-from pecan_microversions.pecan.unfilled import unfilled_call
+from pecan_microversions.pecan.unfilled import unbound_path, unfilled_call
 
 __all__ = ['MicroversionHook']
 
@@ -279,6 +279,11 @@ class MicroversionHook(PecanHook):
         if isinstance(e, TypeError):
             # Pecan called a method with arguments its URL did not fill.
             refused = unfilled_call(
+                state, e, getattr(state.request, 'api_version', None))
+            if refused is not None:
+                return refused
+        if isinstance(e, webob.exc.HTTPNotFound):  # Pecan's, while routing
+            refused = unbound_path(
                 state, e, getattr(state.request, 'api_version', None))
             if refused is not None:
                 return refused

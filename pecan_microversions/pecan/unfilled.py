@@ -42,7 +42,11 @@ from typing import Any, Optional
 
 import pecan.rest
 
-from pecan_microversions.compat import raised_by_controller_call, routed_call
+from pecan_microversions.compat import (
+    raised_binding_path,
+    raised_by_controller_call,
+    routed_call,
+)
 from pecan_microversions.core.errors import http_code
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.allow import (
@@ -55,8 +59,8 @@ from pecan_microversions.pecan.allow import (
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import current_request, request_line
 
-__all__ = ['collection_refusal', 'refused_call', 'unfilled_call',
-           'url_mismatch', 'url_refusal']
+__all__ = ['collection_refusal', 'refused_call', 'unbound_path',
+           'unfilled_call', 'url_mismatch', 'url_refusal']
 
 #: ``RestController`` methods Pecan calls with the item's identifier.
 _ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
@@ -72,6 +76,24 @@ def unfilled_call(state: Any, error: TypeError,
         return None
     controller, given, keywords = routed
     return refused_call(controller, given, keywords, version, state.request)
+
+
+def unbound_path(state: Any, error: BaseException,
+                 version: Optional[Version]) -> Optional[APIError]:
+    """The client error for Pecan's own 404 when a URL's path holds more
+    segments than the ``VersionedRestController`` handler it routed to
+    takes (``GET /v1/nodes/<id>/reboot`` for a ``POST``-only action): a
+    405 if the URL answers other methods at ``version``, else a 404 naming
+    the URL; ``None`` for any other error."""
+    owner = getattr(getattr(state, 'controller', None), '__self__', None)
+    if version is None or not isinstance(
+            owner, pecan.rest.RestController) or not raised_binding_path(
+            error):
+        return None
+    remainder = noted_route(owner)
+    if remainder is None:  # not routed by a VersionedRestController
+        return None
+    return url_refusal(owner, remainder, version, state.request)
 
 
 def refused_call(method: Callable[..., Any], args: tuple[Any, ...],

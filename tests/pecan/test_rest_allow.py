@@ -128,3 +128,36 @@ def test_an_action_after_the_item_names_nothing_for_put_and_delete(app,
     # Not the refused method's 405 (Allow: PUT on a PUT).
     headers = {'OpenStack-API-Version': 'x 1.2'}
     assert answers(app, url, headers) == {m: (404, None) for m in METHODS}
+
+
+@pytest.mark.parametrize('url, method', [('/nodes/power/n1', 'PUT'),
+                                         ('/nodes/vif/n1', 'DELETE')])
+def test_every_other_method_on_an_action_url_is_its_405(app, url, method):
+    # Pecan routed GET (and HEAD, DELETE, ...) to the item's handler with a
+    # segment too many, and answered its own bare 404.
+    headers = {'OpenStack-API-Version': 'x 1.2'}
+    assert answers(app, url, headers) == {
+        m: (200, None) if m == method else (405, method) for m in METHODS}
+
+
+def test_an_action_outside_its_versions_leaves_its_url_naming_nothing(app):
+    got = app.get('/nodes/power/n1', headers={
+        'OpenStack-API-Version': 'x 1.1'}, expect_errors=True)
+    assert got.status_int == 404
+    assert got.json['errors'][0]['detail'] == (
+        'GET /nodes/power/n1 names no resource.')
+
+
+@pytest.mark.parametrize('version, status, allow', [
+    ('1.0', 404, None), ('1.3', 405, 'POST'), ('1.6', 404, None)])
+def test_a_get_on_a_post_action_of_wsexpose_methods(version, status, allow):
+    # /v1/things/<id>/rename answers POST from 1.3 to 1.5 only.
+    app = webtest.TestApp(methods_app.make_app())
+    for method in ('GET', 'HEAD'):
+        got = app.request('/v1/things/t1/rename', method=method, headers={
+            'OpenStack-API-Version': f'gadget {version}'}, expect_errors=True)
+        assert (got.status_int, got.headers.get('Allow')) == (status, allow)
+    assert app.get('/v1/things/t1/rename', headers={
+        'OpenStack-API-Version': f'gadget {version}'}, expect_errors=True
+    ).json['errors'][0]['code'] == ('microversion.method_not_allowed'
+                                    if allow else 'http.not_found')
