@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import io
+import types
 from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
@@ -204,6 +205,39 @@ def raised_binding_path(error: BaseException) -> bool:
 
 
 _GET_ARGS = pecan.core.Pecan.get_args.__code__
+
+
+def route_once(wrapper: Any, wrapped: Any) -> None:
+    """Leave the custom path segment (``route=``) of an exposed ``wrapped``
+    function on the ``wrapper`` that ``functools.update_wrapper`` copied it
+    to, alone: Pecan looks for custom routes inside a bound method too,
+    and would find the wrapped function's (its ``__wrapped__``) as a
+    second one and fail on the "conflict" (see :func:`custom_routed_method`).
+    """
+    if getattr(wrapper, 'custom_route', None) is not None:
+        vars(wrapped).pop('custom_route', None)
+
+
+def custom_routed_method(error: BaseException) -> Any:
+    """The bound method exposed under a custom path segment (``route=``)
+    whose routing raised ``error``, Pecan's ``RuntimeError`` "conflicting
+    custom path segment", or ``None``.  Pecan raises it when it looks for
+    custom routes inside such a method that a decorator made with
+    ``functools.wraps`` wraps: it finds the route on the wrapper and again
+    on the wrapped function."""
+    if not isinstance(error, RuntimeError):
+        return None
+    frame = error.__traceback__
+    while frame is not None:
+        found = frame.tb_frame.f_locals.get('obj') if (
+            frame.tb_frame.f_code is _DETECT_ROUTES) else None
+        if isinstance(found, types.MethodType):
+            return found
+        frame = frame.tb_next
+    return None
+
+
+_DETECT_ROUTES = pecan.routing._detect_custom_path_segments.__code__
 
 
 def refusing_route(error: BaseException

@@ -328,3 +328,39 @@ def test_refusing_route_is_the_innermost_rest_controller_routing():
     assert (type(things), remainder) == (Things, ['t1'])
     assert (type(parts), below) == (Parts, ['p'])
     assert compat.refusing_route(ValueError('no traceback')) is None
+
+
+def test_route_once_leaves_pecan_one_route_in_a_bound_method():
+    import functools
+    import types
+
+    import pecan.routing
+
+    observed = vars(pecan.routing)['__observed_controllers__']
+    routes = vars(pecan.routing)['__custom_routes__']
+
+    def forget():  # Pecan remembers bound methods' routes for the process
+        observed.discard(types.MethodType)
+        for key in [k for k in routes if k[0] is types.MethodType]:
+            del routes[key]
+
+    def wrapper_of_routed():
+        def routed(self):
+            return {}
+        inner = pecan.expose('json', route='routed.json')(routed)
+        return functools.update_wrapper(lambda self: inner(self), inner)
+
+    class Holder:
+        plain = wrapper_of_routed()
+        once = wrapper_of_routed()
+
+    compat.route_once(Holder.once, Holder.once.__wrapped__)
+    try:
+        forget()
+        with pytest.raises(RuntimeError, match='conflicting custom path'):
+            pecan.routing._detect_custom_path_segments(Holder().plain)
+        forget()
+        pecan.routing._detect_custom_path_segments(Holder().once)
+        assert Holder.once.custom_route == 'routed.json'
+    finally:
+        forget()

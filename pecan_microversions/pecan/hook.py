@@ -64,7 +64,11 @@ from pecan_microversions.pecan.request import (
     NEGOTIATION_ATTR,
     Negotiation,
 )
-from pecan_microversions.pecan.unfilled import unbound_path, unfilled_call
+from pecan_microversions.pecan.unfilled import (
+    hidden_route,
+    unbound_path,
+    unfilled_call,
+)
 
 __all__ = ['MicroversionHook']
 
@@ -285,6 +289,10 @@ class MicroversionHook(PecanHook):
         if isinstance(e, webob.exc.HTTPNotFound):  # Pecan's, while routing
             refused = unbound_path(
                 state, e, getattr(state.request, 'api_version', None))
+            if refused is not None:
+                return refused
+        if isinstance(e, RuntimeError):  # Pecan's routing fails on it
+            refused = hidden_route(state, e)
             if refused is not None:
                 return refused
         if isinstance(e, RecursionError) and (

@@ -34,6 +34,7 @@ from pecan_microversions.compat import (
     function_definition,
     is_wsme_function,
     request_body,
+    route_once,
 )
 from pecan_microversions.core.contract import (
     ValueRange,
@@ -313,6 +314,7 @@ def query_params(registry: VersionRegistry, owner: str, /,
         # Pecan reads them here instead of searching the closures.
         checked = functools.update_wrapper(
             with_arguments_of(func, call) or call, func)
+        route_once(checked, func)
 
         setattr(checked, _DECLARED, rules)
         return checked  # type: ignore[return-value]

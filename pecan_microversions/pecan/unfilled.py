@@ -43,6 +43,7 @@ from typing import Any, Optional
 import pecan.rest
 
 from pecan_microversions.compat import (
+    custom_routed_method,
     raised_binding_path,
     raised_by_controller_call,
     routed_call,
@@ -59,8 +60,8 @@ from pecan_microversions.pecan.allow import (
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import current_request, request_line
 
-__all__ = ['collection_refusal', 'refused_call', 'unbound_path',
-           'unfilled_call', 'url_mismatch', 'url_refusal']
+__all__ = ['collection_refusal', 'hidden_route', 'refused_call',
+           'unbound_path', 'unfilled_call', 'url_mismatch', 'url_refusal']
 
 #: ``RestController`` methods Pecan calls with the item's identifier.
 _ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
@@ -94,6 +95,18 @@ def unbound_path(state: Any, error: BaseException,
     if remainder is None:  # not routed by a VersionedRestController
         return None
     return url_refusal(owner, remainder, version, state.request)
+
+
+def hidden_route(state: Any, error: BaseException) -> Optional[APIError]:
+    """The 404 for a URL naming by its Python name a method exposed under
+    a custom path segment (``/v1/openapi`` for ``route='openapi.json'``),
+    which Pecan answers 404, unless a ``functools.wraps`` decorator wraps
+    the method: its routing then fails with a ``RuntimeError`` (see
+    :func:`~pecan_microversions.compat.custom_routed_method`). ``None``
+    for any other error."""
+    if custom_routed_method(error) is None:
+        return None
+    return _names_nothing(request_line(state.request))
 
 
 def refused_call(method: Callable[..., Any], args: tuple[Any, ...],

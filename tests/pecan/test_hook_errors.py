@@ -2,7 +2,11 @@
 and labelled with the headers of the configuration the request was
 negotiated under."""
 
+import functools
+import types
+
 import pecan
+import pecan.routing
 import pytest
 import webob
 import webtest
@@ -30,6 +34,38 @@ class Root:
     def refused(self):
         raise RequestError('Refused by framework-free code.', status=409,
                            error_code='gadget.refused')
+
+
+def _logged(function):
+    """A service's own decorator, made with functools.wraps."""
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        return function(*args, **kwargs)
+    return wrapper
+
+
+class Described:
+    @_logged
+    @pecan.expose('json', route='described.json')
+    def described(self):
+        return {'described': True}
+
+
+@pytest.fixture()
+def fresh_pecan_routes():
+    """Pecan remembers the classes it looked for custom routes in, bound
+    methods' included, for the process: forget bound methods."""
+    routing = vars(pecan.routing)
+    observed = routing['__observed_controllers__']
+    routes = routing['__custom_routes__']
+
+    def forget():
+        observed.discard(types.MethodType)
+        for key in [k for k in routes if k[0] is types.MethodType]:
+            del routes[key]
+    forget()
+    yield
+    forget()
 
 
 def _app(*hooks, **hook_options):
@@ -137,3 +173,60 @@ def test_a_version_error_noted_in_the_environ_holds_no_frames():
     # a traceback would keep the request's frames (and so the environ
     # itself) alive until the garbage collector ran
     assert error.__traceback__ is None
+
+
+@pytest.mark.parametrize('keep', [False, True])
+@pytest.mark.parametrize('path', ['/described', '/described/x'])
+def test_a_method_named_by_its_python_name_not_its_route_is_a_404(
+        fresh_pecan_routes, path, keep):
+    # Pecan's routing raised RuntimeError ("conflicting custom path
+    # segment": the wrapper's and the wrapped function's) for the bound
+    # method: a 500 on a URL that names nothing.
+    hook = MicroversionHook(REGISTRY, app_errors='keep' if keep else 'render')
+    app = webtest.TestApp(pecan.make_app(Described(), hooks=[hook],
+                                         debug=False))
+    for method in ('GET', 'POST', 'DELETE'):
+        got = app.request(path, method=method, headers={
+            STANDARD: 'gadget 1.1'}, expect_errors=True)
+        assert got.status_int == 404, got.body
+        assert got.json['errors'][0]['detail'] == (
+            f'{method} {path} names no resource.')
+        assert got.headers[STANDARD] == 'gadget 1.1'
+
+
+@pytest.mark.parametrize('guess', [True, False])
+def test_a_custom_route_answers_as_in_plain_pecan(fresh_pecan_routes,
+                                                  guess):
+    # With Pecan guessing the content type from the extension (its
+    # default), /described.json is read as /described: 404 in plain Pecan.
+    app = webtest.TestApp(pecan.make_app(
+        Described(), hooks=[MicroversionHook(REGISTRY)], debug=False,
+        guess_content_type_from_ext=guess))
+    got = app.get('/described.json', expect_errors=True)
+    assert got.status_int == (404 if guess else 200), got.body
+
+
+def test_the_demos_openapi_method_by_its_python_name_is_a_404(
+        fresh_pecan_routes):
+    from pecan_microversions.demo.app import make_app
+    app = webtest.TestApp(make_app())
+    assert app.get('/v1/openapi', expect_errors=True).status_int == 404
+    assert app.get('/v1/openapi.json').json['openapi'].startswith('3.')
+    assert app.get('/v1/openapi', expect_errors=True).status_int == 404
+
+
+def test_conflicting_custom_routes_stay_the_500_they_are():
+    # A real conflict (two methods on one path segment) is the service's
+    # bug: not hidden as a 404.
+    class Conflicting:
+        @pecan.expose('json', route='same.json')
+        def first(self):
+            return {}
+
+        @pecan.expose('json', route='same.json')
+        def second(self):
+            return {}
+
+    app = webtest.TestApp(pecan.make_app(
+        Conflicting(), hooks=[MicroversionHook(REGISTRY)], debug=False))
+    assert app.get('/same.json', expect_errors=True).status_int == 500
