@@ -12,7 +12,7 @@ import datetime
 import decimal
 import io
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Optional
 
 import pecan.core
@@ -175,17 +175,29 @@ def routed_call(state: Any) -> Optional[tuple[Any, tuple[Any, ...],
             arguments.varkw)
 
 
+def _frames(error: BaseException) -> Iterator[Any]:
+    """The frames of ``error``'s own traceback, outermost first.  Pecan's
+    ``abort`` raises its HTTP error with the traceback of the exception
+    being handled appended (``_lookup`` routes a sub-controller inside an
+    ``except``): those frames, past ``abort``'s, are not its own."""
+    traceback = error.__traceback__
+    while traceback is not None:
+        yield traceback.tb_frame
+        if traceback.tb_frame.f_code is _ABORT:
+            return
+        traceback = traceback.tb_next
+
+
+_ABORT = pecan.core.abort.__code__
+
+
 def raised_by_controller_call(error: BaseException) -> bool:
     """Whether ``error`` was raised where Pecan calls the controller
     (``Pecan.invoke_controller``), not inside any function it called: its
     traceback ends in that frame, as when the call cannot bind the
     controller's arguments and no frame of the controller was made."""
-    frame = error.__traceback__
-    if frame is None:
-        return False
-    while frame.tb_next is not None:
-        frame = frame.tb_next
-    return frame.tb_frame.f_code is _INVOKE_CONTROLLER
+    frames = list(_frames(error))
+    return bool(frames) and frames[-1].f_code is _INVOKE_CONTROLLER
 
 
 _INVOKE_CONTROLLER = pecan.core.Pecan.invoke_controller.__code__
@@ -196,12 +208,7 @@ def raised_binding_path(error: BaseException) -> bool:
     segments than the controller it routed to takes: raised while
     ``Pecan.get_args`` bound the path to its arguments (which calls no
     code of the service)."""
-    frame = error.__traceback__
-    while frame is not None:
-        if frame.tb_frame.f_code is _GET_ARGS:
-            return True
-        frame = frame.tb_next
-    return False
+    return any(frame.f_code is _GET_ARGS for frame in _frames(error))
 
 
 _GET_ARGS = pecan.core.Pecan.get_args.__code__
@@ -227,14 +234,9 @@ def custom_routed_method(error: BaseException) -> Any:
     on the wrapped function."""
     if not isinstance(error, RuntimeError):
         return None
-    frame = error.__traceback__
-    while frame is not None:
-        found = frame.tb_frame.f_locals.get('obj') if (
-            frame.tb_frame.f_code is _DETECT_ROUTES) else None
-        if isinstance(found, types.MethodType):
-            return found
-        frame = frame.tb_next
-    return None
+    return next((frame.f_locals['obj'] for frame in _frames(error)
+                 if frame.f_code is _DETECT_ROUTES and isinstance(
+                     frame.f_locals.get('obj'), types.MethodType)), None)
 
 
 _DETECT_ROUTES = pecan.routing._detect_custom_path_segments.__code__
@@ -247,11 +249,9 @@ def refusing_route(error: BaseException
     frames of ``RestController._route`` (its ``self`` and ``args``);
     ``None`` if it passed through none."""
     found = None
-    frame = error.__traceback__
-    while frame is not None:
-        if frame.tb_frame.f_code is _REST_ROUTE:
-            found = frame.tb_frame.f_locals
-        frame = frame.tb_next
+    for frame in _frames(error):
+        if frame.f_code is _REST_ROUTE:
+            found = frame.f_locals
     return None if found is None else (found['self'], found['args'])
 
 

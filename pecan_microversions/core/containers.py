@@ -66,7 +66,8 @@ class ListOf:
             # with the item each most resembles (in order), not by position:
             # the edited item keeps its own hidden parts.
             paired = (_paired(shown[i1:i2], patched[j1:j2])
-                      if tag == 'replace' and i2 - i1 != j2 - j1 else None)
+                      if tag == 'replace' and i2 - i1 != j2 - j1
+                      and (i2 - i1) * (j2 - j1) <= _MOST_PAIRED else None)
             for offset, item in enumerate(patched[j1:j2]):
                 if paired is not None:
                     match = paired[offset]
@@ -87,6 +88,12 @@ class ListOf:
                     result.append(None if item is None
                                   else self.item.up(item, version))
         return result
+
+
+#: Most item comparisons pairing the items of a replaced span (their
+#: number is the product of its two lengths): a larger span, which only a
+#: client rewriting much of a long list sends, is paired by position.
+_MOST_PAIRED = 10_000
 
 
 def _paired(shown: list[Any], patched: list[Any]) -> list[Optional[int]]:

@@ -19,7 +19,9 @@ from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.patching import body_too_deep
 
 __all__ = ['DECODER', 'StrictJSONError', 'nested_too_deep',
-           'raised_by_decoder', 'read_json']
+           'raised_by_decoder', 'read_json', 'utf8_text']
+
+_REFUSE = object()
 
 
 class StrictJSONError(ValueError):
@@ -52,31 +54,43 @@ DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates,
                            parse_constant=_no_constant)
 
 
-def read_json(body: Union[bytes, str]) -> Any:
+def read_json(body: Union[bytes, str], *, malformed: Any = _REFUSE) -> Any:
     """The JSON value of a request ``body``.
 
+    :param malformed: returned for a body that is not JSON at all, instead
+        of the 400 (for a caller that leaves that answer to another reader).
     :raises RequestError: 400 ``microversion.invalid_body`` for a body that
         is not UTF-8 or not JSON, that gives a key twice in one object, or
         holds ``NaN`` or ``Infinity``; 400 ``microversion.body_too_deep``
         for one nested too deeply to read.
     """
     if isinstance(body, bytes):
-        try:
-            body = body.decode('utf-8')
-        except UnicodeDecodeError as exc:
-            raise RequestError(f'The JSON body is not UTF-8: {exc}.',
-                               error_code='microversion.invalid_body'
-                               ) from None
+        body = utf8_text(body)
     try:
         return DECODER.decode(body)
     except StrictJSONError as exc:
         raise RequestError(exc.args[0],
                            error_code='microversion.invalid_body') from None
     except ValueError as exc:
+        if malformed is not _REFUSE:
+            return malformed
         raise RequestError(f'The body is not valid JSON: {exc}.',
                            error_code='microversion.invalid_body') from None
     except RecursionError:
         raise body_too_deep() from None
+
+
+def utf8_text(body: bytes) -> str:
+    """A JSON request ``body`` as text.
+
+    :raises RequestError: 400 ``microversion.invalid_body`` naming the
+        first byte that is not UTF-8.
+    """
+    try:
+        return body.decode('utf-8')
+    except UnicodeDecodeError as exc:
+        raise RequestError(f'The JSON body is not UTF-8: {exc}.',
+                           error_code='microversion.invalid_body') from None
 
 
 def raised_by_decoder(error: BaseException) -> bool:

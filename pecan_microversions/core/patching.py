@@ -29,8 +29,9 @@ import jsonpointer
 from pecan_microversions.core.errors import RequestError
 
 __all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'RenameGroups',
-           'body_too_deep', 'json_copy', 'moves_away', 'names_held',
-           'named_as_shown', 'patch_failed', 'patched_copy', 'same_json']
+           'body_too_deep', 'converted_names_held', 'json_copy',
+           'moves_away', 'names_held', 'named_as_shown', 'patch_failed',
+           'patched_copy', 'same_json']
 
 #: Each rename group of a resource at one version: the name the version
 #: shows it under, and every name of the group.
@@ -124,6 +125,32 @@ def names_held(document: Mapping[str, Any], view: Mapping[str, Any],
                 result[other] = after
             elif other not in held or changed:
                 result.pop(other, None)
+
+
+def converted_names_held(document: Mapping[str, Any],
+                         view: Mapping[str, Any], result: dict[str, Any],
+                         groups: RenameGroups,
+                         newest: Mapping[str, Any]) -> None:
+    """Write back, as :func:`names_held` does, renamed fields whose values
+    change between versions (``groups``): a changed one under its newest
+    name in the newest representation (``newest``: the change converted
+    up, by newest name), and under the version's name where ``document``
+    holds it there or not under the newest name (as a body sent at that
+    version is stored); under no other name, whose copy would be stale.
+    One the patch left alone keeps the names and values ``document``
+    held."""
+    for name, group in groups:
+        after = result.get(name, _MISSING)
+        for other in group:
+            result.pop(other, None)
+        if same_json(view.get(name, _MISSING), after):
+            result.update((k, document[k]) for k in group if k in document)
+        elif after is not _MISSING:
+            if name == group[0] or name in document or \
+                    group[0] not in document:
+                result[name] = after
+            if name != group[0] and group[0] in newest:
+                result[group[0]] = newest[group[0]]
 
 
 def _apply(document: Any, operation: dict[str, Any], limits: _Limits) -> Any:

@@ -60,6 +60,7 @@ from pecan_microversions.core.field_rules import (
 )
 from pecan_microversions.core.patching import (
     RenameGroups,
+    converted_names_held,
     moves_away,
     named_as_shown,
     names_held,
@@ -166,14 +167,17 @@ class Schema:
         self.computed = {v: frozenset(s.key for s in self.conversion.plan(v)
                                       if s.compute is not None)
                          for v in registry.versions}
-        #: each rename group, with the name each version shows it under
-        self._shown: dict[Version, RenameGroups] = {
-            v: tuple((n, g) for g in self.groups for n in g
-                     if n in self.visible[v]) for v in registry.versions}
         #: rename groups whose versions see different values (changes=)
-        self._converted = frozenset(
+        self._converted = converted = frozenset(
             g for g in self.groups if any(not isinstance(c, Renamed)
                                           for c in self.fields[g[0]].changes))
+        #: (name shown, group) at each version: plain groups, converted ones
+        self._shown: dict[Version, tuple[RenameGroups, RenameGroups]] = {}
+        for v in registry.versions:
+            shown = [(n, g) for g in self.groups for n in g
+                     if n in self.visible[v]]
+            self._shown[v] = (tuple(s for s in shown if s[1] not in converted),
+                              tuple(s for s in shown if s[1] in converted))
 
     def __repr__(self) -> str:
         return f'<Schema {self.resource} ({len(self.fields)} fields)>'
@@ -297,37 +301,36 @@ class Schema:
         A renamed field is patched under the version's name whichever name
         ``document`` holds it under, and a change to it is written under
         every name ``document`` holds it under (all of them after
-        :meth:`check_body`; converted up under the newest name where the
-        values differ between versions, a 409 if that would erase what
-        ``version`` cannot see; an addition is stored there too, as
-        :meth:`check_body` stores it), so every version sees it.  What the
-        patch changed is judged as if the client had sent it: a value a
-        ``copy`` or ``move`` brings must be allowed at ``version``, and a
-        mandatory field cannot end up null or absent.
+        :meth:`check_body`), so every version sees it.  Where its values
+        differ between versions, it is read from the newest name and a
+        change is written there converted up (a 409 if that would erase
+        what ``version`` cannot see), and under the version's name as
+        :meth:`check_body` stores it.  What the patch changed is judged as
+        the client's body: a value a ``copy`` or ``move`` brings must be
+        allowed at ``version``; a mandatory field cannot end up null or
+        absent.
 
         :raises ~pecan_microversions.core.errors.RequestError: the patch is refused
             or cannot be applied (a missing path, a failed ``test``, ...).
         """
         operations = self.check_patch(patch, version)
-        shown = self._shown[version]
-        # A field whose value changes between versions: the version sees
-        # its newest value converted down, and a change is merged back.
-        converted = [(n, g[0]) for n, g in shown
-                     if n != g[0] and g in self._converted]
-        newest = {k: document[k] for _, k in converted if k in document}
-        down = self.conversion.down(newest, version) if newest else {}
-        view = named_as_shown(document, shown)
-        view.update((n, down[n]) for n in down if n not in document)
+        plain, converted = self._shown[version]
+        view = named_as_shown(document, plain + converted)
+        # Read from the newest name, converted down (not an older copy).
+        newest = {g[0]: document[g[0]] for _, g in converted
+                  if g[0] in document}
+        down = self.conversion.down(document, version) if newest else {}
+        view.update((n, down[n]) for n, g in converted
+                    if g[0] in newest and n in down)
         result: dict[str, Any] = patched_copy(view, operations)
         self._check_effect(view, result, operations, version)
-        merged = self.conversion.merge(newest, down, {
-            n: result[n] for n, _ in converted if n in result}, version
-        ) if converted else {}
-        added = {k for n, k in converted if k not in newest and n in result
-                 and not same_json(view.get(n, _MISSING), result[n])}
-        names_held(document, view, result, shown)
-        result.update((k, v) for k, v in merged.items()
-                      if k in result or k in added)
+        names_held(document, view, result, plain)
+        olds = [n for n, g in converted if n != g[0]]
+        merged = self.conversion.merge(
+            newest, {n: view[n] for n in olds if n in view},
+            {n: result[n] for n in olds if n in result}, version
+        ) if olds else {}
+        converted_names_held(document, view, result, converted, merged)
         return result
 
     def patch_newest(self, newest: Mapping[str, Any], patch: Any,
@@ -346,10 +349,9 @@ class Schema:
                       after: Mapping[str, Any],
                       operations: list[dict[str, Any]],
                       version: Version) -> None:
-        """Judge each field the patch changed (``before`` and ``after``
-        name fields as ``version`` does) as a body's: its value must be
-        allowed at ``version``; a mandatory field cannot be null or
-        absent."""
+        """Judge each field the patch changed (named as ``version`` names
+        it) as a body's: allowed at ``version``, a mandatory one not null
+        or absent."""
         for name in touched_fields(operations):
             new = after.get(name, _MISSING)
             if same_json(before.get(name, _MISSING), new):

@@ -32,6 +32,7 @@ service's middleware
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import sys
 import threading
@@ -105,15 +106,20 @@ def expose(status_code: Optional[int] = None,
     (``faultstring`` from a 4xx's message; a 5xx's text is not shown).
     ``media_types``: those of the request bodies the method reads."""
     def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        signature = inspect.signature(function, follow_wrapped=False)
+
         @functools.wraps(function)
         def exposed(self: Any, *args: Any, **kwargs: Any) -> Any:
             # Pecan passes this wrapper whatever the URL holds: a call the
             # method cannot take is the client's 404, 405 or 400 (the
             # hook renders it), not a TypeError answered 500 below.
-            refused = refused_call(types.MethodType(function, self), args,
-                                   kwargs, get_version())
-            if refused is not None:
-                raise refused
+            try:
+                signature.bind(self, *args, **kwargs)
+            except TypeError:
+                refused = refused_call(types.MethodType(function, self),
+                                       args, kwargs, get_version())
+                if refused is not None:
+                    raise refused from None
             try:
                 _check_media_type(media_types)
                 result = function(self, *args, **kwargs)

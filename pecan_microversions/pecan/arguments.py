@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import urllib.parse
 import warnings
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 from xml.etree import ElementTree
@@ -39,8 +40,8 @@ from wsme import types as wtypes
 
 from pecan_microversions.compat import request_body, wsme_dataholder
 from pecan_microversions.core.checking import check_member
-from pecan_microversions.core.errors import http_code
-from pecan_microversions.core.json_bodies import DECODER, StrictJSONError
+from pecan_microversions.core.errors import RequestError, http_code
+from pecan_microversions.core.json_bodies import DECODER, read_json
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.media import (
@@ -63,6 +64,7 @@ from pecan_microversions.wsme.filtering import CONTAINERS
 __all__ = ['FORMATS', 'body_names', 'check_received', 'check_sources',
            'may_have_body', 'media_format', 'path_conflict', 'root_name']
 
+_MALFORMED = object()
 #: WSME's answer to a JSON body that does not parse.
 _NOT_JSON = 'Request is not in valid JSON format'
 _KEY_PART = re.compile(r'\.([^.\[\]]+)|\[([^\[\]]*)\]')
@@ -120,6 +122,7 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
         if '__body__' in query:
             raise _dunder_body()
         _check_keys(definition, query, 'query parameter', version)
+        _check_once(definition, query, 'query parameter', version)
     body = request_body(request) if may_have_body(environ) else b''
     wants_body = patch_of is not None or definition.body_type is not None
     if not body:
@@ -159,6 +162,7 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
         if '__body__' in form:
             raise _dunder_body()
         _check_keys(definition, form, 'form field', version)
+        _check_once(definition, request.params, 'form field', version)
     return None
 
 
@@ -180,20 +184,12 @@ def _dunder_body() -> APIError:
 
 def _check_json(body: bytes, definition: Any, patch_of: Any,
                 version: Version) -> Any:
-    try:
-        text = body.decode('utf-8')
-    except UnicodeDecodeError as exc:
-        raise APIError(f'The JSON body is not UTF-8: {exc}.',
-                       error_code='microversion.invalid_body') from None
-    try:
-        data = DECODER.decode(text)
-    except StrictJSONError as exc:
-        raise APIError(exc.args[0],
-                       error_code='microversion.invalid_body') from None
-    except ValueError:
-        return None  # WSME answers 400 "not in valid JSON format"
-    except RecursionError:
-        raise body_too_deep() from None
+    try:  # malformed: WSME answers 400 "not in valid JSON format"
+        data = read_json(body, malformed=_MALFORMED)
+    except RequestError as exc:
+        raise APIError.from_error(exc) from None
+    if data is _MALFORMED:
+        return None
     wants_body = patch_of is not None or definition.body_type is not None
     if data is None and wants_body:
         raise APIError('This request needs a JSON body, not null.',
@@ -230,6 +226,29 @@ def _check_keys(definition: Any, params: Any, what: str,
                       version)
 
 
+def _check_once(definition: Any, params: Any, what: str,
+                version: Version) -> None:
+    """A 400 for a key given more than once (in the query string, the form
+    or both) where WSME reads one value of it and drops the others: not an
+    array's."""
+    arguments = None
+    for key, count in Counter(params.keys()).items():
+        name = root_name(key)
+        if count == 1:
+            continue
+        if arguments is None:
+            arguments = {a.name: a.datatype for a in definition.arguments}
+        if name not in arguments:
+            continue  # not an argument: refused or ignored as such
+        datatype = arguments[name] if name == key else _walk_key(
+            arguments[name], name, key[len(name):], key, what, version)
+        if not isinstance(getattr(datatype, 'basetype', datatype),
+                          wtypes.ArrayType):
+            raise APIError(f'{what.capitalize()} {key!r} is given {count} '
+                           'times; give it once.',
+                           error_code='microversion.invalid_arguments')
+
+
 def root_name(key: str) -> str:
     """The argument a WSME query or form key sets: ``tags`` for
     ``tags[0]``, ``flt`` for ``flt.owner``."""
@@ -240,7 +259,7 @@ def root_name(key: str) -> str:
 
 
 def _walk_key(datatype: Any, label: str, rest: str, key: str,
-              what: str, version: Version) -> None:
+              what: str, version: Version) -> Any:
     position = 0
     while position < len(rest):
         match = _KEY_PART.match(rest, position)
@@ -267,6 +286,7 @@ def _walk_key(datatype: Any, label: str, rest: str, key: str,
             raise APIError(f'Invalid {what} {key!r}: {label} has no '
                            f'{match.group(0)!r}.',
                            error_code='microversion.unknown_field')
+    return datatype
 
 
 def _attribute(datatype: type, key: str, whole: str, what: str,

@@ -18,6 +18,8 @@ from typing import Any, Optional
 
 import webob
 
+from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.json_bodies import utf8_text
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.media import may_have_body, media_format
 
@@ -66,7 +68,8 @@ def check_encoding(environ: Mapping[str, Any]) -> None:
 
 
 #: Media types whose bodies Pecan decodes while routing a request other than
-#: a GET (as ``request.json``; compared as they are written).
+#: a GET (as ``request.json``; Pecan compares them as written, this check
+#: in any case, as the library's own body checks do).
 _DECODED_BY_PECAN = frozenset(['application/json', 'application/javascript'])
 
 
@@ -76,10 +79,9 @@ def _check_utf8(environ: Mapping[str, Any]) -> None:
     if not may_have_body(environ):
         return
     try:
-        webob.Request(environ).body.decode('utf-8')
-    except UnicodeDecodeError as exc:
-        raise APIError(f'The JSON body is not UTF-8: {exc}.',
-                       error_code='microversion.invalid_body') from None
+        utf8_text(webob.Request(environ).body)
+    except RequestError as exc:
+        raise APIError.from_error(exc) from None
 
 
 #: How WebOb finds a request's charset (``webob.descriptors.CHARSET_RE``):
@@ -107,7 +109,7 @@ def _check_content_type(environ: Mapping[str, Any], content_type: str, *,
     if charset is not None:
         try:
             codecs.lookup(charset)
-        except LookupError:
+        except (LookupError, ValueError):  # ValueError: a NUL in the name
             raise APIError(f'Unknown charset {charset!r}.', status=415,
                            error_code='microversion.unsupported_charset'
                            ) from None

@@ -62,7 +62,7 @@ from pecan_microversions.pecan.exposure import (
     with_arguments_of,
 )
 from pecan_microversions.pecan.request import get_version, request_line
-from pecan_microversions.pecan.unfilled import url_mismatch
+from pecan_microversions.pecan.unfilled import not_allowed, url_mismatch
 
 __all__ = [
     'Implementation',
@@ -73,7 +73,6 @@ __all__ = [
 
 _MISSING_STATUSES = (404, 405)
 _NOT_FOUND_CODE = 'microversion.method_not_found'
-_NOT_ALLOWED_CODE = 'microversion.method_not_allowed'
 
 
 class Implementation(NamedTuple):
@@ -395,5 +394,4 @@ def _missing_error(versioned: VersionedMethod, dispatcher: Any,
              if versioned.missing_status == 405 else None)
     if not allow:  # a 405 must name what the URL answers: it answers none
         return APIError(detail, status=404, error_code=_NOT_FOUND_CODE)
-    return APIError(detail, status=405, error_code=_NOT_ALLOWED_CODE,
-                    headers={'Allow': ', '.join(allow)})
+    return not_allowed(detail, allow)

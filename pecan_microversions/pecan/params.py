@@ -26,6 +26,7 @@ import functools
 import inspect
 import json
 import warnings
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Optional, TypeVar
@@ -208,6 +209,17 @@ def _check_path_and_query(sent: tuple[tuple[str, Any], ...],
             raise path_conflict(key)
 
 
+def _check_once(sent: tuple[tuple[str, Any], ...], bound: Mapping[str, Any],
+                multiple: frozenset[str]) -> None:
+    """A 400 for a parameter the method takes that the query string and the
+    body give more than once together: Pecan passes them as a list."""
+    for key, count in Counter(key for key, _ in sent).items():
+        if count > 1 and key in bound and key not in multiple:
+            raise APIError(f'Parameter {key!r} is given {count} times by the '
+                           'query string and body; give it once.',
+                           error_code='microversion.invalid_arguments')
+
+
 def _sent(request: Any) -> Iterator[tuple[str, Any]]:
     """The named values Pecan gives a plain method, as Pecan reads them:
     the query string's and, but for a GET, a JSON object body's (sent as
@@ -221,13 +233,12 @@ def _sent(request: Any) -> Iterator[tuple[str, Any]]:
     if request.content_type in _PECAN_JSON:
         body = request_body(request)
         if body.lstrip()[:1] == b'{':  # only an object gives arguments
-            try:
-                data = json.loads(body)
+            try:  # as Pecan reads it (the hook refused other charsets)
+                data = json.loads(body.decode('utf-8'))
             except (ValueError, RecursionError):
                 return  # refused by whoever reads it
-            if isinstance(data, dict):
-                yield from data.items()
-                return
+            yield from data.items()
+        return
     yield from request.POST.items()  # nothing for other media types
 
 
@@ -299,6 +310,7 @@ def query_params(registry: VersionRegistry, owner: str, /,
                         # ``**kwargs``: the parameters it collects
                         bound = {**bound, **bound[variadic]}
                     sent = tuple(_sent(request))  # what Pecan read by name
+                    _check_once(sent, bound, rules.multiple)
                     _check_path_and_query(sent, bound, variadic)
                     rules.check_arguments(
                         bound, version, defaults,

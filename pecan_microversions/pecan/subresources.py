@@ -11,7 +11,6 @@ once at import; outside it every URL under the resource answers 404::
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Optional
 
 import pecan
@@ -58,15 +57,6 @@ class VersionedRestController(pecan.rest.RestController):
             return self._handle_unknown_method(method, remainder, request)
         return self._handle_get('get', remainder, request)
 
-    def _handle_lookup(self, args: list[str],
-                       request: Optional[Any] = None) -> Any:
-        # Pecan's routing calls this first when a handler or a
-        # sub-controller refused the request, then rewrites a 405's Allow
-        # with this controller's methods: judge a sub-controller's before.
-        _judge_refusal(sys.exc_info()[1], self, args, request,
-                       below_only=True)
-        return super()._handle_lookup(args, request)
-
     @pecan.expose()
     def _route(self, args: list[str], request: Optional[Any] = None
                ) -> tuple[Any, list[str]]:
@@ -77,8 +67,10 @@ class VersionedRestController(pecan.rest.RestController):
             return super()._route(args, request)
         except webob.exc.HTTPMethodNotAllowed as exc:
             _judge_refusal(exc, self, args, request)
-            if exc._microversion_allow == []:
-                # No method at all: the URL names nothing here.
+            allow = exc._microversion_allow
+            if allow is not None and (not allow or request.method in allow):
+                # No method at all (or the refused one, at another URL than
+                # Pecan routed: /x/states//): the URL names nothing here.
                 raise webob.exc.HTTPNotFound() from None
             # The innermost controller decides: an outer RestController's
             # own routing rewrites Allow with its methods on the way out.
@@ -86,27 +78,19 @@ class VersionedRestController(pecan.rest.RestController):
             raise
 
 
-def _judge_refusal(exc: Optional[BaseException],
+def _judge_refusal(exc: webob.exc.HTTPMethodNotAllowed,
                    controller: VersionedRestController, args: list[str],
-                   request: Optional[Any], below_only: bool = False
-                   ) -> None:
+                   request: Any) -> None:
     """Note on a 405 raised while ``controller`` routed ``args`` what the
     URL answers at the version, once: the methods of the innermost
     ``RestController`` that refused it (``controller`` or a plain one below
     it: one of ours judged its own) at its URL, ``[]`` for none (the URL
     names nothing), ``None`` when Pecan named none (GET with
     ``?_method=DELETE``).  None, not []: WebOb would send an empty Allow,
-    which says the URL answers no method.  ``below_only``: only if a
-    sub-controller refused it."""
-    if (not isinstance(exc, webob.exc.HTTPMethodNotAllowed)
-            or hasattr(exc, '_microversion_allow')):
+    which says the URL answers no method."""
+    if hasattr(exc, '_microversion_allow'):
         return
-    route = refusing_route(exc)
-    if route is None or route[0] is controller:
-        if below_only:
-            return
-        route = (controller, args)
-    refused, remainder = route
+    refused, remainder = refusing_route(exc) or (controller, args)
     exc._microversion_allow = (
         url_methods(refused, remainder, get_version(request))
         if exc.allow else None)

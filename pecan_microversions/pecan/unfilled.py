@@ -60,8 +60,9 @@ from pecan_microversions.pecan.allow import (
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import current_request, request_line
 
-__all__ = ['collection_refusal', 'hidden_route', 'refused_call',
-           'unbound_path', 'unfilled_call', 'url_mismatch', 'url_refusal']
+__all__ = ['collection_refusal', 'hidden_route', 'not_allowed',
+           'refused_call', 'unbound_path', 'unfilled_call', 'url_mismatch',
+           'url_refusal']
 
 #: ``RestController`` methods Pecan calls with the item's identifier.
 _ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
@@ -140,6 +141,11 @@ def refused_call(method: Callable[..., Any], args: tuple[Any, ...],
             return error  # type: ignore[no-any-return]
     request = current_request(request)
     what = request_line(request, head_as_get=method.__name__ != 'head')
+    if owner is None and not args and next(
+            iter(signature.parameters), None) == 'self':
+        # Pecan reached a method's function, not the bound method, nor with
+        # the controller (through its custom route below its own name).
+        return _names_nothing(what)
     missing = _missing(signature, len(args), kwargs)
     if missing is None:
         return None
@@ -188,9 +194,10 @@ def collection_refusal(controller: pecan.rest.RestController,
     it answers nothing (a 405 must name what the URL answers)."""
     what = request_line(request, head_as_get=head_as_get)
     allowed = collection_methods(controller, version)
-    if not allowed:
+    if not allowed or request.method in allowed:
+        # (Pecan routed an empty segment, /v1/nodes//, to the item.)
         return _names_nothing(what)
-    return _not_allowed(f'{what} is not allowed: {request.method} needs an '
+    return not_allowed(f'{what} is not allowed: {request.method} needs an '
                         'item of the collection in the URL.', allowed)
 
 
@@ -206,7 +213,7 @@ def url_refusal(controller: Any, remainder: list[str], version: Version,
     if not allowed or request.method in allowed:
         # Not the URL of a collection or an item: it names nothing.
         return _names_nothing(what)
-    return _not_allowed(f'{what} is not allowed: the URL does not take a '
+    return not_allowed(f'{what} is not allowed: the URL does not take a '
                         f'{request.method}.', allowed)
 
 
@@ -215,7 +222,9 @@ def _names_nothing(what: str, why: str = '') -> APIError:
                     error_code=http_code(404))
 
 
-def _not_allowed(detail: str, allowed: list[str]) -> APIError:
+def not_allowed(detail: str, allowed: list[str]) -> APIError:
+    """The 405 ``microversion.method_not_allowed`` whose ``Allow`` lists
+    ``allowed``, the methods the URL answers."""
     return APIError(detail, status=405,
                     error_code='microversion.method_not_allowed',
                     headers={'Allow': ', '.join(allowed)})

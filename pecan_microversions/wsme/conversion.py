@@ -17,18 +17,16 @@ from typing import Any, Optional
 import wsme.rest.json
 from wsme import types as wtypes
 
-from pecan_microversions.core.checking import touched_fields
 from pecan_microversions.core.conversion import Conversion, DictOf, ListOf
-from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.patching import patched_copy, same_json
 from pecan_microversions.core.representations import Converter
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
     check_patch,
-    is_mandatory,
     resolve_datatype,
 )
 from pecan_microversions.wsme.fields import binding_of
+from pecan_microversions.wsme.patching import check_effect
 from pecan_microversions.wsme.values import check_json_value
 
 __all__ = ['JSONValue', 'converter_of', 'from_newest', 'patch_newest',
@@ -183,20 +181,11 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
                   else binding.conversion)
     shown = conversion.down(newest, version)
     changed = patched_copy(shown, operations)
-    for name in touched_fields(operations):  # a copy or move brings null
-        attr = binding.by_name.get(name)
-        value = changed.get(name)
-        if (value is None and attr is not None
-                and not same_json(shown.get(name, _ABSENT),
-                                  changed.get(name, _ABSENT))
-                and is_mandatory(attr, binding, name, version)):
-            raise RequestError(
-                f'Mandatory field {name!r} cannot be removed or set to '
-                'null.', error_code='microversion.missing_field')
     patched = conversion.merge(newest, shown, changed, version)
     for name, value in patched.items():
         attr = binding.by_name.get(name)
         if attr is not None and not same_json(value,
                                               newest.get(name, _ABSENT)):
             check_json_value(attr.datatype, value, name)
+    check_effect(datatype, shown, changed, version)  # nested fields too
     return patched

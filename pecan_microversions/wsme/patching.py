@@ -41,7 +41,7 @@ from pecan_microversions.wsme.checking import (
 from pecan_microversions.wsme.fields import Binding, binding_of
 from pecan_microversions.wsme.values import check_json_value
 
-__all__ = ['apply_patch']
+__all__ = ['apply_patch', 'check_effect']
 
 _ABSENT = object()
 _Rule = Optional[tuple[Binding, str]]
@@ -73,6 +73,22 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
     except RecursionError:
         raise body_too_deep() from None
     return result
+
+
+def check_effect(datatype: Any, before: Any, after: Any,
+                 version: Version) -> None:
+    """Judge what a patch changed from ``before`` to ``after`` (JSON of
+    ``datatype`` as ``version`` shows it), nested fields included, as a
+    body sent at ``version``: each field available, writable, of its type
+    and of a value the version allows, a mandatory one not null or absent.
+
+    :raises ~pecan_microversions.core.errors.RequestError: naming the field.
+    """
+    try:
+        _check_effect(resolve_datatype(datatype), before, after, version, '',
+                      None)
+    except RecursionError:
+        raise body_too_deep() from None
 
 
 def _rename_groups(datatype: Any, version: Version) -> RenameGroups:

@@ -222,3 +222,19 @@ def test_reads_names_a_field_of_the_resource():
 
 def test_reads_are_kept_once_in_order():
     assert Computed(_given, reads=iter(['b', 'a', 'b'])).reads == ('b', 'a')
+
+
+def test_a_long_replaced_span_is_paired_by_position():
+    # Pairing by resemblance compares every item with every other: a
+    # body rewriting a long list cost seconds.  Past 10,000 comparisons
+    # the items are paired by position, keeping their hidden parts.
+    count = 120
+    newest = {'ports': [{'address': f'a{i}', 'speed': i, 'vlan': i}
+                        for i in range(count)]}
+    shown = node().down(newest, V(1, 0))['ports']
+    edited = [{'address': f'z{i}', 'speed': str(1000 + i)}
+              for i in range(count - 1)]
+    patched = node().merge(newest, {'ports': shown},
+                           {'ports': edited}, V(1, 0))['ports']
+    assert patched == [{'address': f'z{i}', 'speed': 1000 + i, 'vlan': i}
+                       for i in range(count - 1)]

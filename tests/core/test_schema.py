@@ -492,6 +492,39 @@ def test_a_renamed_retyped_field_added_at_an_old_version_is_stored_as_sent(
     assert document == {'name': 5}
 
 
+def test_a_computed_field_is_computed_from_the_whole_document():
+    # It was computed from the renamed fields alone: a KeyError (a 500)
+    # on any patch at an old version, or its value refused as a change.
+    registry = VersionRegistry('z', [('1.0', 'a'), ('1.1', 'b')])
+    schema = Schema(registry, 'node', {
+        'name': field(),
+        'size': field(max_version='1.0'),
+        'dims': field(min_version='1.1', replaces='size', changes=[
+            Retype(down=lambda d: d['w'], up=lambda w: {'w': w, 'h': 0},
+                   max_version='1.0')]),
+        'label': field(max_version='1.0', changes=[
+            Computed(lambda d: 'S:' + d['name'])]),
+    })
+    document = {'name': 'n', 'dims': {'w': 3, 'h': 0}}
+    assert schema.apply_patch(document, [
+        {'op': 'replace', 'path': '/name', 'value': 'm'}], Version(1, 0)
+    ) == {'name': 'm', 'dims': {'w': 3, 'h': 0}}
+
+
+def test_an_older_names_copy_never_hides_a_change_made_at_a_newer_version():
+    """A copy stored under the old name is not rewritten in the newest
+    form: it is dropped, and the old version reads the newest value."""
+    schema = _retyped_schema()
+    stored = schema.check_body({'size': 3}, Version(1, 0))
+    patched = schema.apply_patch(stored, [
+        {'op': 'replace', 'path': '/dims', 'value': {'w': 7, 'h': 1}}],
+        Version(1, 2))
+    assert patched == {'dims': {'w': 7, 'h': 1}}
+    assert schema.filter(patched, Version(1, 0)) == {'size': 7}
+    assert schema.apply_patch(patched, [
+        {'op': 'test', 'path': '/size', 'value': 7}], Version(1, 0)) == patched
+
+
 def test_a_patch_at_an_old_version_never_erases_what_it_cannot_see():
     schema = _retyped_schema()
     document = {'dims': {'w': 3, 'h': 7}, 'name': 'n'}

@@ -143,3 +143,15 @@ def test_gadget_service_refuses_the_charset_before_any_controller(
     assert response.status_int == status
     assert response.json['errors'][0]['status'] == status
     assert app.received == []
+
+
+@pytest.mark.parametrize('method', ['GET', 'HEAD'])
+@pytest.mark.parametrize('charset', ['x-nowhere', '\x00'])
+def test_a_get_naming_a_charset_python_lacks_is_a_415(api, method, charset):
+    # A NUL made codecs.lookup raise ValueError, not LookupError: a 500.
+    response = api.request('/v1/nodes', method=method, headers={
+        'OpenStack-API-Version': 'fleet 1.2',
+        'Content-Type': f'application/json; charset={charset}'},
+        expect_errors=True)
+    assert response.status_int == 415
+    assert response.headers['OpenStack-API-Version'] == 'fleet 1.2'

@@ -133,6 +133,18 @@ def test_repeated_xml_parameter_is_refused(fleet):
         'microversion.invalid_body'
 
 
+def test_a_body_in_utf_16_is_not_json_whatever_json_loads_guesses(fleet):
+    # json.loads of bytes reads UTF-16, which Pecan never does: the key
+    # seemed to conflict with the URL's identifier.
+    app, store = fleet
+    response = app.patch(
+        f'/v1/nodes/{store.list()[0]["uuid"]}',
+        '{"uuid": "zz"}'.encode('utf-16-le'), expect_errors=True,
+        headers={'OpenStack-API-Version': 'fleet 1.8',
+                 'Content-Type': 'application/json'})
+    assert code_of(response) == 'microversion.invalid_body'
+
+
 def test_form_body_that_is_not_utf8_is_refused(fleet):
     app, store = fleet
     before = store.list()
@@ -140,6 +152,45 @@ def test_form_body_that_is_not_utf8_is_refused(fleet):
                     'node.name=caf%E9&node.driver=ipmi', FORM)
     assert code_of(response) == 'microversion.invalid_body'
     assert store.list() == before
+
+
+@pytest.mark.parametrize('path, body', [
+    ('/v1/nodes', 'node.name=a&node.name=b&node.driver=ipmi'),
+    ('/v1/nodes?node.name=q', 'node.name=a&node.driver=ipmi'),
+])
+def test_a_form_field_given_twice_is_refused_not_read_once(fleet, path,
+                                                           body):
+    # WSME read one of the values (the last, or the query's) and dropped
+    # the other.
+    app, store = fleet
+    before = store.list()
+    response = send(app, 'POST', path, '1.1', body, FORM)
+    assert code_of(response) == 'microversion.invalid_arguments'
+    assert "'node.name' is given 2 times" in \
+        response.json['errors'][0]['detail']
+    assert store.list() == before
+
+
+def test_an_array_argument_may_be_given_many_times():
+    from wsme import types as wtypes
+
+    from pecan_microversions import versioned_wsexpose
+
+    registry = VersionRegistry('shelf', [('1.0', 'a')])
+
+    class Root:
+        @versioned_wsexpose([wtypes.text], [wtypes.text], wtypes.text)
+        def tags(self, tag=None, kind=None):
+            return (tag or []) + [kind or '-']
+
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)], debug=False))
+    assert app.get('/tags?tag=a&tag=b').json == ['a', 'b', '-']
+    assert app.post('/tags?tag=a', 'tag=b', content_type=FORM).json == [
+        'a', 'b', '-']
+    refused = app.get('/tags?kind=x&kind=y', expect_errors=True)
+    assert refused.status_int == 400
+    assert "'kind' is given 2 times" in refused.json['errors'][0]['detail']
 
 
 @pytest.mark.parametrize('body,content_type', [

@@ -213,6 +213,10 @@ def test_the_demos_openapi_method_by_its_python_name_is_a_404(
     assert app.get('/v1/openapi', expect_errors=True).status_int == 404
     assert app.get('/v1/openapi.json').json['openapi'].startswith('3.')
     assert app.get('/v1/openapi', expect_errors=True).status_int == 404
+    # Pecan then routes <method>/openapi.json to the method's function: a
+    # 400 said the argument 'self' was missing.
+    got = app.get('/v1/openapi/openapi.json', expect_errors=True)
+    assert got.status_int == 404, got.body
 
 
 def test_conflicting_custom_routes_stay_the_500_they_are():

@@ -95,6 +95,23 @@ def test_repeated_parameter_is_400_unless_multiple(app):
                                                                  'c']
 
 
+@pytest.mark.parametrize('path, body, content_type', [
+    ('/plain/?limit=1', 'limit=2', 'application/x-www-form-urlencoded'),
+    ('/plain/?limit=1', '{"limit": "2"}', 'application/json'),
+    ('/plain/', 'limit=1&limit=2', 'application/x-www-form-urlencoded'),
+])
+def test_a_parameter_the_query_and_body_give_twice_is_400(app, path, body,
+                                                          content_type):
+    # Pecan passed the method a list for a parameter of one value.
+    detail = error(app.post(path, body, headers={
+        **at('1.2'), 'Content-Type': content_type}, expect_errors=True),
+        400, 'microversion.invalid_arguments')
+    assert detail.startswith("Parameter 'limit' is given 2 times")
+    assert app.post('/plain/?limit=1', 'size=2', headers={
+        **at('1.2'), 'Content-Type': 'application/x-www-form-urlencoded'}
+    ).json == {'limit': '1', 'size': '2'}
+
+
 def test_parameter_outside_its_range(app):
     detail = error(app.get('/things?size=1', headers=at('1.0'),
                            expect_errors=True),

@@ -161,3 +161,59 @@ def test_a_get_on_a_post_action_of_wsexpose_methods(version, status, allow):
         'OpenStack-API-Version': f'gadget {version}'}, expect_errors=True
     ).json['errors'][0]['code'] == ('microversion.method_not_allowed'
                                     if allow else 'http.not_found')
+
+
+class LookedUpPorts(VersionedRestController):
+    @pecan.expose('json')
+    def get_all(self):
+        return []
+
+    @pecan.expose('json')
+    def post(self):
+        return {}
+
+
+class LookingUpNodes(VersionedRestController):
+    @pecan.expose('json')
+    def get_one(self, ident):
+        return {'id': ident}
+
+    @pecan.expose()
+    def _lookup(self, ident, sub, *remainder):
+        if sub == 'ports':  # Ironic's way to /nodes/<id>/ports
+            return LookedUpPorts(), remainder
+
+
+def test_a_sub_controller_from_lookup_lists_its_own_methods():
+    # Pecan's abort() appends the parent's frames (it routes _lookup
+    # inside an except): the 405 was judged at the parent's URL, and went
+    # out without Allow.
+    class LookupRoot:
+        nodes = LookingUpNodes()
+
+    app = webtest.TestApp(pecan.make_app(
+        LookupRoot(), hooks=[MicroversionHook(REGISTRY)], debug=False))
+    assert answers(app, '/nodes/n1/ports') == {
+        m: (200, None) if m in ('GET', 'HEAD', 'POST') else
+        (405, 'GET, HEAD, POST') for m in METHODS}
+    assert answers(app, '/nodes/n1/ports/p1') == {
+        m: (404, None) for m in METHODS}
+
+
+def test_a_405_never_lists_the_method_it_refuses():
+    # Pecan routes an empty segment to the item's handler: GET /things//
+    # got a 405 whose Allow listed GET.
+    app = webtest.TestApp(methods_app.make_app())
+    got = answers(app, '/v1/things//', {'OpenStack-API-Version': 'gadget 1.0'})
+    assert got['GET'] == (404, None) and got['HEAD'] == (404, None)
+    assert got['PUT'] == (405, 'GET, HEAD, POST')
+
+
+def test_a_sub_controllers_405_never_lists_the_method_it_refuses():
+    from pecan_microversions.demo.app import make_app
+    app = webtest.TestApp(make_app())
+    url = '/v1/nodes/00000000-0000-0000-0000-000000000001/states'
+    headers = {'OpenStack-API-Version': 'fleet 1.3'}
+    assert answers(app, url + '//', headers)['GET'] == (404, None)
+    assert answers(app, url, headers)['GET'] == (200, None)
+    assert answers(app, url + '//', headers)['PUT'] == (405, 'GET, HEAD')

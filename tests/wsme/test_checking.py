@@ -391,6 +391,30 @@ def test_patch_newest_a_copy_or_move_cannot_null_a_mandatory_field():
         'name': 'n', 'kind': 'k', 'state': None}
 
 
+def test_patch_newest_judges_nested_fields_as_apply_patch_does():
+    # Only top-level mandatory fields were checked: a copy nulled
+    # lid.size, which apply_patch refuses.
+    registry = VersionRegistry('shelf', HISTORY)
+
+    @versioned_resource(registry, 'lid')
+    class Lid(wtypes.Base):
+        size = wtypes.wsattr(wtypes.text, mandatory=True)
+
+    @versioned_resource(registry, 'pot')
+    class Pot(wtypes.Base):
+        note = wtypes.text
+        lid = Lid
+        state = versioned(wtypes.text, changes=[
+            ValueMap({'gone': 'lost'}, max_version='1.0')])
+
+    newest = {'note': None, 'lid': {'size': 's'}}
+    ops = [{'op': 'copy', 'from': '/note', 'path': '/lid/size'}]
+    for function in (apply_patch, patch_newest):
+        error = _error(function, Pot, newest, ops, V1)
+        assert error.error_code == 'microversion.missing_field'
+        assert "'lid.size'" in error.detail
+
+
 def test_a_value_map_onto_a_value_the_version_refuses_is_a_declaration_error():
     registry = VersionRegistry('shelf', HISTORY)
     with pytest.raises(InvalidDeclarationError,
