@@ -131,14 +131,14 @@ def converted_names_held(document: Mapping[str, Any],
                          view: Mapping[str, Any], result: dict[str, Any],
                          groups: RenameGroups,
                          newest: Mapping[str, Any]) -> None:
-    """Write back, as :func:`names_held` does, renamed fields whose values
-    change between versions (``groups``): a changed one under its newest
-    name in the newest representation (``newest``: the change converted
-    up, by newest name), and under the version's name where ``document``
-    holds it there or not under the newest name (as a body sent at that
-    version is stored); under no other name, whose copy would be stale.
-    One the patch left alone keeps the names and values ``document``
-    held."""
+    """Write back, as :func:`names_held` does, fields whose values change
+    between versions (``groups``: each group's newest name first): a
+    changed one under its newest name in the newest representation
+    (``newest``: the change converted up, by newest name), and under an
+    older name the version shows where ``document`` holds it there or not
+    under the newest name (as a body sent at that version is stored);
+    under no other name, whose copy would be stale.  One the patch left
+    alone keeps the names and values ``document`` held."""
     for name, group in groups:
         after = result.get(name, _MISSING)
         for other in group:
@@ -146,10 +146,10 @@ def converted_names_held(document: Mapping[str, Any],
         if same_json(view.get(name, _MISSING), after):
             result.update((k, document[k]) for k in group if k in document)
         elif after is not _MISSING:
-            if name == group[0] or name in document or \
-                    group[0] not in document:
+            if name != group[0] and (name in document
+                                     or group[0] not in document):
                 result[name] = after
-            if name != group[0] and group[0] in newest:
+            if group[0] in newest:
                 result[group[0]] = newest[group[0]]
 
 

@@ -60,15 +60,13 @@ from pecan_microversions.core.field_rules import (
 )
 from pecan_microversions.core.patching import (
     RenameGroups,
-    converted_names_held,
     moves_away,
-    named_as_shown,
-    names_held,
     patched_copy,
     same_json,
 )
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import Change, Renamed
+from pecan_microversions.core.stored_patches import patch_stored
 from pecan_microversions.core.version import Version, VersionLike
 
 __all__ = ['Field', 'Schema', 'field']
@@ -168,16 +166,13 @@ class Schema:
                                       if s.compute is not None)
                          for v in registry.versions}
         #: rename groups whose versions see different values (changes=)
-        self._converted = converted = frozenset(
+        self._converted = frozenset(
             g for g in self.groups if any(not isinstance(c, Renamed)
                                           for c in self.fields[g[0]].changes))
-        #: (name shown, group) at each version: plain groups, converted ones
-        self._shown: dict[Version, tuple[RenameGroups, RenameGroups]] = {}
-        for v in registry.versions:
-            shown = [(n, g) for g in self.groups for n in g
-                     if n in self.visible[v]]
-            self._shown[v] = (tuple(s for s in shown if s[1] not in converted),
-                              tuple(s for s in shown if s[1] in converted))
+        #: (name shown, group) of each rename group at each version
+        self._renames: dict[Version, RenameGroups] = {
+            v: tuple((n, g) for g in self.groups for n in g
+                     if n in self.visible[v]) for v in registry.versions}
 
     def __repr__(self) -> str:
         return f'<Schema {self.resource} ({len(self.fields)} fields)>'
@@ -301,11 +296,13 @@ class Schema:
         A renamed field is patched under the version's name whichever name
         ``document`` holds it under, and a change to it is written under
         every name ``document`` holds it under (all of them after
-        :meth:`check_body`), so every version sees it.  Where its values
-        differ between versions, it is read from the newest name and a
-        change is written there converted up (a 409 if that would erase
-        what ``version`` cannot see), and under the version's name as
-        :meth:`check_body` stores it.  What the patch changed is judged as
+        :meth:`check_body`), so every version sees it.  A field whose
+        values differ between versions (renamed or not) is read from the
+        newest name converted down, a computed one as ``version`` shows
+        it, and a change is written under the newest name converted up (a
+        409 if that would erase what ``version`` cannot see), and under an
+        older name the version shows as :meth:`check_body` stores it.  What
+        the patch changed is judged as
         the client's body: a value a ``copy`` or ``move`` brings must be
         allowed at ``version``; a mandatory field cannot end up null or
         absent.
@@ -314,24 +311,11 @@ class Schema:
             or cannot be applied (a missing path, a failed ``test``, ...).
         """
         operations = self.check_patch(patch, version)
-        plain, converted = self._shown[version]
-        view = named_as_shown(document, plain + converted)
-        # Read from the newest name, converted down (not an older copy).
-        newest = {g[0]: document[g[0]] for _, g in converted
-                  if g[0] in document}
-        down = self.conversion.down(document, version) if newest else {}
-        view.update((n, down[n]) for n, g in converted
-                    if g[0] in newest and n in down)
-        result: dict[str, Any] = patched_copy(view, operations)
-        self._check_effect(view, result, operations, version)
-        names_held(document, view, result, plain)
-        olds = [n for n, g in converted if n != g[0]]
-        merged = self.conversion.merge(
-            newest, {n: view[n] for n in olds if n in view},
-            {n: result[n] for n in olds if n in result}, version
-        ) if olds else {}
-        converted_names_held(document, view, result, converted, merged)
-        return result
+        return patch_stored(
+            document, operations, version, self.conversion,
+            self._renames[version],
+            lambda view, result: self._check_effect(view, result, operations,
+                                                    version))
 
     def patch_newest(self, newest: Mapping[str, Any], patch: Any,
                      version: Version) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from pecan_microversions.wsme.checking import (
     resolve_datatype,
 )
 from pecan_microversions.wsme.fields import binding_of
-from pecan_microversions.wsme.patching import check_effect
+from pecan_microversions.wsme.patch_effects import check_effect
 from pecan_microversions.wsme.values import check_json_value
 
 __all__ = ['JSONValue', 'converter_of', 'from_newest', 'patch_newest',

@@ -1,50 +1,34 @@
-"""Applying a JSON patch, judged by its effect on the document.
+"""Applying a JSON patch to a stored WSME resource, judged by its effect.
 
-A ``copy`` or ``move`` carries a value of the stored resource, which the
-patch itself does not show; :func:`apply_patch` applies the patch to a copy
-of the document and checks what changed as if the client had sent it: a
-value that lands in a field must be valid at the version there (and of its
-type, as WSME checks a body: see :func:`~pecan_microversions.wsme.values.
-check_json_value`), and a field mandatory at the version cannot be
-removed.
+:func:`apply_patch` applies a patch written against what a version shows to
+a copy of the stored document (see :mod:`pecan_microversions.core.
+stored_patches`): renamed fields under the version's name, fields whose
+representation changes between versions converted down and written back
+converted up, so what the version cannot see is kept.  A ``copy`` or
+``move`` carries a value of the stored resource, which the patch itself
+does not show: what changed is judged as a body sent at the version (see
+:func:`~pecan_microversions.wsme.patch_effects.check_effect`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from typing import Any, Optional
+from typing import Any
 
-from wsme import types as wtypes
-
-from pecan_microversions.core.checking import check_available, check_value
-from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.patching import (
-    APPLY_ERRORS,
-    RenameGroups,
-    named_as_shown,
-    names_held,
-    patch_failed,
-    patched_copy,
-    same_json,
-)
+from pecan_microversions.core.conversion import Conversion
+from pecan_microversions.core.patching import APPLY_ERRORS, patch_failed
+from pecan_microversions.core.stored_patches import patch_stored
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
-    attributes_by_name,
     body_too_deep,
-    check_data,
     check_operations,
-    is_mandatory,
-    join_label,
     resolve_datatype,
 )
-from pecan_microversions.wsme.fields import Binding, binding_of
-from pecan_microversions.wsme.values import check_json_value
+from pecan_microversions.wsme.conversion import converter_of
+from pecan_microversions.wsme.fields import binding_of
+from pecan_microversions.wsme.patch_effects import check_effect
 
-__all__ = ['apply_patch', 'check_effect']
-
-_ABSENT = object()
-_Rule = Optional[tuple[Binding, str]]
+__all__ = ['apply_patch']
 
 
 def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
@@ -52,125 +36,34 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
     """Check ``patch`` (see :func:`~pecan_microversions.wsme.checking.
     check_patch`), apply it to a copy of ``document``, check its effect.
 
-    :param document: the resource as a JSON-like dict of public names.
+    A renamed field is patched under the version's name and a change
+    written under every name ``document`` holds it under.  A field whose
+    values or type change between versions (``changes=``) is read from its
+    newest name converted down, a computed one as ``version`` shows it,
+    and a change is written back converted up (a 409 where that would erase
+    what ``version`` cannot see), as
+    :func:`~pecan_microversions.wsme.conversion.patch_newest` does.
+
+    :param document: the stored resource as a JSON-like dict of public
+        names, in its newest representation.
     :return: the patched copy.
     :raises ~pecan_microversions.core.errors.RequestError: the patch is
         refused, cannot be applied (a missing path, a failed ``test``, ...),
         or puts into a field a value ``version`` does not allow there.
     """
     datatype = resolve_datatype(datatype)
+    binding = binding_of(datatype) if isinstance(datatype, type) else None
+    converter = converter_of(datatype)
+    conversion = (converter if isinstance(converter, Conversion) else
+                  None if binding is None else binding.conversion)
     try:
         operations = check_operations(datatype, patch, version, True)
-        # A renamed field is patched under the version's name and written
-        # back under every name the document holds it under.
-        groups = _rename_groups(datatype, version)
-        view = named_as_shown(document, groups)
-        result = patched_copy(view, operations)
-        _check_effect(datatype, view, result, version, '', None)
-        names_held(document, view, result, groups)
+        return patch_stored(
+            document, operations, version, conversion,
+            () if binding is None else binding.renames[version],
+            lambda view, result: check_effect(datatype, view, result,
+                                              version))
     except APPLY_ERRORS as exc:
         raise patch_failed(exc) from None
     except RecursionError:
         raise body_too_deep() from None
-    return result
-
-
-def check_effect(datatype: Any, before: Any, after: Any,
-                 version: Version) -> None:
-    """Judge what a patch changed from ``before`` to ``after`` (JSON of
-    ``datatype`` as ``version`` shows it), nested fields included, as a
-    body sent at ``version``: each field available, writable, of its type
-    and of a value the version allows, a mandatory one not null or absent.
-
-    :raises ~pecan_microversions.core.errors.RequestError: naming the field.
-    """
-    try:
-        _check_effect(resolve_datatype(datatype), before, after, version, '',
-                      None)
-    except RecursionError:
-        raise body_too_deep() from None
-
-
-def _rename_groups(datatype: Any, version: Version) -> RenameGroups:
-    """``datatype``'s rename groups, by public name, as ``version`` shows
-    them."""
-    binding = binding_of(datatype) if isinstance(datatype, type) else None
-    return () if binding is None else binding.renames[version]
-
-
-def _check_effect(datatype: Any, before: Any, after: Any, version: Version,
-                  label: str, rule: _Rule) -> None:
-    """Check what changed from ``before`` to ``after``; what the patch left
-    alone is not judged.  List items already in the list (moved within it)
-    are not new."""
-    if before is not _ABSENT and same_json(before, after):
-        return
-    if isinstance(datatype, wtypes.ArrayType) and isinstance(
-            before, list) and isinstance(after, list):
-        _check_list(datatype.item_type, before, after, version, label, rule)
-    elif isinstance(datatype, wtypes.DictType) and isinstance(
-            before, dict) and isinstance(after, dict):
-        for key, item in after.items():
-            _check_effect(datatype.value_type, before.get(key, _ABSENT),
-                          item, version, f'{label}[{key}]', rule)
-    elif isinstance(datatype, type) and wtypes.iscomplex(datatype) and \
-            isinstance(before, dict) and isinstance(after, dict):
-        _check_object(datatype, before, after, version, label)
-    elif after is not None:
-        if rule is not None:
-            binding, name = rule
-            check_value(binding, name, after, version, label)
-        check_data(datatype, after, version, label)
-        check_json_value(datatype, after, label)
-
-
-def _check_list(item_type: Any, before: list[Any], after: list[Any],
-                version: Version, label: str, rule: _Rule) -> None:
-    if len(before) == len(after):
-        for index, (old, new) in enumerate(zip(before, after, strict=True)):
-            _check_effect(item_type, old, new, version, f'{label}[{index}]',
-                          rule)
-        return
-    counts: dict[str, int] = {}
-    for item in before:
-        key = json.dumps(item, sort_keys=True, default=str)
-        counts[key] = counts.get(key, 0) + 1
-    for index, item in enumerate(after):
-        key = json.dumps(item, sort_keys=True, default=str)
-        if counts.get(key):
-            counts[key] -= 1
-        else:
-            _check_effect(item_type, _ABSENT, item, version,
-                          f'{label}[{index}]', rule)
-
-
-def _check_object(datatype: type, before: dict[str, Any],
-                  after: dict[str, Any], version: Version,
-                  label: str) -> None:
-    binding = binding_of(datatype)
-    attributes = attributes_by_name(datatype)
-    for name in list(before) + [k for k in after if k not in before]:
-        old, new = before.get(name, _ABSENT), after.get(name, _ABSENT)
-        if same_json(old, new):
-            continue
-        field = join_label(label, name)
-        attr = attributes.get(name)
-        if attr is None:
-            raise RequestError(f'Unknown field {field!r}.',
-                               error_code='microversion.unknown_field')
-        if binding is not None:
-            check_available(binding, name, version, field)
-        if attr.readonly:
-            raise RequestError(f'Field {field!r} is read-only.',
-                               error_code='microversion.read_only_field')
-        if new is _ABSENT or new is None:
-            if is_mandatory(attr, binding, name, version):
-                raise RequestError(
-                    f'Mandatory field {field!r} cannot be removed or set to '
-                    'null.', error_code='microversion.missing_field')
-            continue
-        _check_effect(attr.datatype if binding is None
-                      else binding.datatype_at(name, version), old, new,
-                      version, field,
-                      None if binding is None or name not in binding.values
-                      else (binding, name))

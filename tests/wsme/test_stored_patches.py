@@ -1,0 +1,132 @@
+"""apply_patch on resources whose representation changes between versions.
+
+The stored document is the newest representation; a client patches what
+its version shows.  Before, a field whose values or type change between
+versions (but whose name does not) was patched as stored: an old client's
+``test`` saw newer values, a ``copy`` carried them, and a ``replace``
+wrote the old representation into the newest document.
+"""
+
+import pytest
+
+from pecan_microversions import RequestError, Retype, ValueMap, Version
+from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.schema import Schema, field
+from pecan_microversions.demo.store import NodeStore
+from pecan_microversions.demo.types import Node, node_data
+from pecan_microversions.pecan.current import response_json
+from pecan_microversions.wsme.patching import apply_patch
+
+V18, V19 = Version(1, 8), Version(1, 9)
+
+
+def _stored(index):
+    """Demo node ``index`` (0: owned by alice, 2: cancelled, no owner) as
+    its newest JSON."""
+    node = NodeStore.seeded(3).list()[index]
+    return response_json(Node, node_data(node, 'http://x'), V19)
+
+
+def _refused(call, status=400):
+    with pytest.raises(RequestError) as caught:
+        call()
+    assert caught.value.code == status
+    return caught.value
+
+
+def test_an_old_client_tests_and_copies_the_value_it_sees():
+    cancelled = _stored(2)
+    assert cancelled['provision_state'] == 'cancelled'
+    patched = apply_patch(Node, cancelled, [
+        {'op': 'test', 'path': '/provision_state', 'value': 'failed'},
+        {'op': 'test', 'path': '/available', 'value': False},
+        {'op': 'copy', 'from': '/provision_state', 'path': '/description'}],
+        V18)
+    assert patched['description'] == 'failed'
+    # what 1.8 cannot see is kept; the computed field is not stored
+    assert patched['provision_state'] == 'cancelled'
+    assert 'available' not in patched
+    error = _refused(lambda: apply_patch(Node, cancelled, [
+        {'op': 'test', 'path': '/provision_state', 'value': 'cancelled'}],
+        V18))
+    assert error.error_code == 'microversion.patch_failed'
+
+
+def test_an_old_client_replaces_a_retyped_field_in_its_own_type():
+    stored = _stored(0)
+    assert stored['owner'] == {'name': 'alice', 'domain': 'default'}
+    patched = apply_patch(Node, stored, [
+        {'op': 'test', 'path': '/owner', 'value': 'alice'},
+        {'op': 'replace', 'path': '/owner', 'value': 'bob'}], V18)
+    assert patched['owner'] == {'name': 'bob', 'domain': 'default'}
+    untouched = apply_patch(Node, stored, [
+        {'op': 'replace', 'path': '/name', 'value': 'renamed'}], V18)
+    assert untouched['owner'] == stored['owner']
+    assert untouched['name'] == 'renamed'
+
+
+def test_a_change_that_would_erase_what_the_version_cannot_see_is_a_409():
+    stored = dict(_stored(0), owner={'name': 'alice', 'domain': 'lab'})
+    error = _refused(lambda: apply_patch(Node, stored, [
+        {'op': 'replace', 'path': '/owner', 'value': 'bob'}], V18), 409)
+    assert error.error_code == 'microversion.partly_hidden_value'
+
+
+def test_a_computed_field_cannot_be_removed():
+    _refused(lambda: apply_patch(Node, _stored(2), [
+        {'op': 'remove', 'path': '/available'}], V18))
+
+
+def test_the_newest_version_patches_the_document_as_it_is():
+    stored = _stored(0)
+    patched = apply_patch(Node, stored, [
+        {'op': 'replace', 'path': '/owner/name', 'value': 'bob'}], V19)
+    assert patched['owner'] == {'name': 'bob', 'domain': 'default'}
+
+
+# -- plain-dict schemas --------------------------------------------------------
+
+def _schema():
+    registry = VersionRegistry('z', [('1.0', 'a'), ('1.1', 'b'),
+                                     ('1.2', 'c')])
+    return Schema(registry, 'thing', {
+        'name': field(mandatory=True),
+        'extra': field(),
+        'state': field(values={'active': None, 'failed': None,
+                               'cancelled': '1.1'},
+                       changes=[ValueMap({'cancelled': 'failed'}, '1.0')]),
+        'size': field(changes=[Retype(down=lambda d: d['w'],
+                                      up=lambda w: {'w': w, 'h': 0},
+                                      max_version='1.0')]),
+        'driver': field(max_version='1.0'),
+        'hw': field(min_version='1.1', replaces='driver', changes=[
+            ValueMap({'new-ipmi': 'ipmi'}, '1.1', up={'ipmi': 'new-ipmi'})]),
+    })
+
+
+V10, V11, V12 = (Version(1, n) for n in range(3))
+
+
+def test_schema_old_client_sees_converted_values_of_unrenamed_fields():
+    schema = _schema()
+    stored = {'name': 'n', 'state': 'cancelled', 'size': {'w': 2, 'h': 0}}
+    patched = schema.apply_patch(stored, [
+        {'op': 'test', 'path': '/state', 'value': 'failed'},
+        {'op': 'test', 'path': '/size', 'value': 2},
+        {'op': 'copy', 'from': '/state', 'path': '/extra'},
+        {'op': 'replace', 'path': '/size', 'value': 3}], V10)
+    assert patched == {'name': 'n', 'state': 'cancelled', 'extra': 'failed',
+                       'size': {'w': 3, 'h': 0}}
+    _refused(lambda: schema.apply_patch(stored, [
+        {'op': 'test', 'path': '/state', 'value': 'cancelled'}], V10))
+
+
+def test_schema_change_under_the_newest_name_is_converted_up():
+    # 1.1 already calls the field hw, but still sees its old values
+    patched = _schema().apply_patch({'name': 'n', 'hw': 'redfish'}, [
+        {'op': 'replace', 'path': '/hw', 'value': 'ipmi'}], V11)
+    assert patched == {'name': 'n', 'hw': 'new-ipmi'}
+    kept = _schema().apply_patch({'name': 'n', 'hw': 'new-ipmi'}, [
+        {'op': 'test', 'path': '/hw', 'value': 'ipmi'},
+        {'op': 'replace', 'path': '/name', 'value': 'm'}], V11)
+    assert kept == {'name': 'm', 'hw': 'new-ipmi'}
