@@ -180,8 +180,8 @@ class NodesController(VersionedRestController):
     @api_version(REGISTRY, '1.3', missing_status=405,
                  endpoint='PATCH /v1/nodes/{uuid}')
     @query_params(REGISTRY, 'PATCH /v1/nodes/{uuid}')  # none: refuse any
-    @describe(status=200, patch_of=Node, media_types=sorted(_PATCH_TYPES),
-              errors=(409,))  # microversion.partly_hidden_value
+    @describe(status=200, patch_of=Node, returns=Node,  # 409: a partly
+              media_types=sorted(_PATCH_TYPES), errors=(409,))  # hidden value
     @pecan.expose('json')
     def patch(self, uuid: str) -> Any:
         request = pecan.request

@@ -242,8 +242,9 @@ def _answer(definition: Any, declared: Description, schemas: SchemaSet
     if status == '204' or (definition is not None
                            and definition.return_type is None):
         return status, {}
-    schema = {} if definition is None else schemas.schema(
-        definition.return_type)
+    schema = (schemas.schema(declared.returns) if declared.returns is not None
+              else {} if definition is None
+              else schemas.schema(definition.return_type))
     return status, {'content': {'application/json': {'schema': schema}}}
 
 

@@ -70,13 +70,14 @@ class Description(NamedTuple):
     body: Any
     patch_of: Any
     errors: tuple[int, ...]
+    returns: Any = None
 
 
 def describe(*, status: Optional[int] = None,
              headers: Optional[Mapping[str, str]] = None,
              media_types: Iterable[str] = (), body: Any = None,
-             patch_of: Any = None, errors: Iterable[int] = ()
-             ) -> Callable[[_F], _F]:
+             patch_of: Any = None, errors: Iterable[int] = (),
+             returns: Any = None) -> Callable[[_F], _F]:
     """Decorator: declare, for the OpenAPI documents, what a method's own
     code does.  It changes nothing at run time.
 
@@ -88,9 +89,12 @@ def describe(*, status: Optional[int] = None,
     :param patch_of: the WSME type a JSON-patch request body changes.
     :param errors: the error statuses the method answers besides those of
         every operation (such as ``415``).
+    :param returns: the WSME type of the success response's body, for a
+        method that is not ``wsexpose``'d (it answers, say,
+        ``response_json(Node, ...)``).
     """
     described = Description(status, dict(headers or {}), tuple(media_types),
-                            body, patch_of, tuple(errors))
+                            body, patch_of, tuple(errors), returns)
 
     def decorate(function: _F) -> _F:
         setattr(function, _ATTRIBUTE, described)

@@ -184,10 +184,17 @@ def test_patch_and_post_are_described_as_served(api):
     headers = {'OpenStack-API-Version': 'fleet 1.5'}
     body = [{'op': 'replace', 'path': '/name', 'value': 'renamed'}]
     assert operations.is_valid(body)
+    answered = patch['responses']['200']['content']['application/json']
+    assert answered['schema'] == {'$ref': '#/components/schemas/Node'}
     for media_type in content:
         answer = api.patch(NODE, json.dumps(body), headers={
             **headers, 'Content-Type': media_type})
         assert str(answer.status_int) in patch['responses']
+        # the patched node, as the version's Node schema describes it
+        jsonschema.validate(answer.json, {**answered['schema'],
+                                          'components': document['components']})
+        assert set(answer.json) == set(
+            document['components']['schemas']['Node']['properties'])
     refused = api.patch(NODE, json.dumps(body), headers={
         **headers, 'Content-Type': 'text/plain'}, expect_errors=True)
     assert refused.status_int == 415
