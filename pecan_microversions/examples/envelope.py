@@ -62,10 +62,14 @@ class ErrorMessageEnvelope:
         content_type = next((v for n, v in headers
                              if n.lower() == 'content-type'), '')
         if status[0] in '45' and content_type.split(';')[0].strip() == _JSON:
-            text = body.decode('utf-8', 'replace')
-            body = json.dumps({'error_message': text}).encode('utf-8')
             headers = [(n, v) for n, v in headers
                        if n.lower() != 'content-length']
-            headers.append(('Content-Length', str(len(body))))
+            if environ.get('REQUEST_METHOD') == 'HEAD':
+                # No body to wrap: the length a GET would send is unknown.
+                body = b''
+            else:
+                text = body.decode('utf-8', 'replace')
+                body = json.dumps({'error_message': text}).encode('utf-8')
+                headers.append(('Content-Length', str(len(body))))
         start_response(status, headers, seen['exc_info'])
         return [body]

@@ -42,7 +42,6 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 import pecan
-from pecan import rest
 
 from pecan_microversions import (
     MicroversionHook,
@@ -223,7 +222,7 @@ def _json_body() -> Any:
     return read_json(pecan.request.body or b'null')  # a 400 if not JSON
 
 
-class V1Controller(rest.RestController):
+class V1Controller(VersionedRestController):
     """``/v1``."""
 
     def __init__(self) -> None:
@@ -235,7 +234,7 @@ class V1Controller(rest.RestController):
         return version_document()
 
 
-class RootController(rest.RestController):
+class RootController(VersionedRestController):
     """``/``."""
 
     def __init__(self) -> None:
@@ -251,8 +250,7 @@ def make_app() -> Any:
     """A fresh WSGI app with no nodes, behind its error envelope."""
     app = pecan.make_app(
         RootController(),
-        hooks=[MicroversionHook(REGISTRY, error_renderer=wsme_fault,
-                                app_errors='keep')],
+        hooks=[MicroversionHook(REGISTRY, error_renderer=wsme_fault)],
         debug=False, force_canonical=False, guess_content_type_from_ext=False)
     return ErrorMessageEnvelope(app)
 

@@ -22,10 +22,12 @@ it: a malformed version is 406 (``malformed_status=406``), so is a field
 used below its version (``unavailable_status=406``); ``infra-optim 1`` is
 1.0 (``bare_major=True``); ``"force": null`` at 1.0 is as if absent
 (``null_as_absent=True``); errors are WSME faults
-(``error_renderer=wsme_fault``), the application's own faults are left as
-WSME wrote them (``app_errors='keep'``), and the service's middleware wraps
-them all in ``error_message``
+(``error_renderer=wsme_fault``), the hook's, the application's own and
+Pecan's routing errors alike, and the service's middleware wraps them all
+in ``error_message``
 (:class:`~pecan_microversions.examples.envelope.ErrorMessageEnvelope`).
+Its controllers are ``VersionedRestController``: HEAD is answered wherever
+GET is, and a method a URL does not take is a 405 naming what it takes.
 """
 
 from __future__ import annotations
@@ -38,12 +40,12 @@ from typing import Any, Optional
 
 import pecan
 import wsme.exc
-from pecan import rest
 from wsme import types as wtypes
 
 from pecan_microversions import (
     JsonPatchOperation,
     MicroversionHook,
+    VersionedRestController,
     VersionRegistry,
     apply_patch,
     param,
@@ -114,7 +116,7 @@ def _not_found(uuid: str) -> wsme.exc.ClientSideError:
                                     status_code=404)
 
 
-class AuditsController(rest.RestController):
+class AuditsController(VersionedRestController):
     """``/v1/audits``."""
 
     def __init__(self, store: _Store) -> None:
@@ -182,7 +184,7 @@ class AuditsController(rest.RestController):
                 raise _not_found(uuid)
 
 
-class V1Controller(rest.RestController):
+class V1Controller(VersionedRestController):
     """``/v1``."""
 
     def __init__(self, store: _Store) -> None:
@@ -194,7 +196,7 @@ class V1Controller(rest.RestController):
         return version_document()
 
 
-class RootController(rest.RestController):
+class RootController(VersionedRestController):
     """``/``."""
 
     def __init__(self, store: _Store) -> None:
@@ -210,8 +212,7 @@ def make_app() -> Any:
     """A fresh WSGI app with an empty store, behind its error envelope."""
     app = pecan.make_app(
         RootController(_Store()),
-        hooks=[MicroversionHook(REGISTRY, error_renderer=wsme_fault,
-                                app_errors='keep')],
+        hooks=[MicroversionHook(REGISTRY, error_renderer=wsme_fault)],
         debug=False, force_canonical=False, guess_content_type_from_ext=False)
     return ErrorMessageEnvelope(app)
 

@@ -46,7 +46,7 @@ from pecan_microversions.pecan.request import (
     get_registry,
     get_version,
 )
-from pecan_microversions.pecan.unfilled import url_refusal
+from pecan_microversions.pecan.unfilled import missing_item, url_refusal
 from pecan_microversions.wsme.checking import resolve_datatype
 from pecan_microversions.wsme.conversion import converter_of, up_from
 from pecan_microversions.wsme.fields import check_bound
@@ -121,6 +121,10 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         # there is none) in this position would fill the body argument.
         body_index = (len(definition.arguments) - 1 if body_name is not None
                       else None)
+        # The arguments the URL path must give (an item's identifier).
+        from_path = [a.name for a in definition.arguments[:body_index]
+                     if a.mandatory]
+        name = exposed.__name__
         # A versioned type never bound to a registry fails here, at import.
         for datatype in [definition.return_type, target] + [
                 argument.datatype for argument in definition.arguments]:
@@ -133,6 +137,12 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         def outer(self: Any, *args: Any, **kwargs: Any) -> Any:
             request = current_request()
             version = get_version(request)
+            if len(args) < len(from_path) and not all(
+                    n in kwargs for n in from_path[len(args):]):
+                # PATCH /v1/nodes: the item's method, without the item.
+                refused = missing_item(name, self, args, version, request)
+                if refused is not None:
+                    raise refused
             try:
                 data = check_sources(request, definition, target, version,
                                      get_registry(request).request_formats)

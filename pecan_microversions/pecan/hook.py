@@ -64,6 +64,7 @@ from pecan_microversions.pecan.request import (
     NEGOTIATION_ATTR,
     Negotiation,
 )
+from pecan_microversions.pecan.subresources import judged_refusal
 from pecan_microversions.pecan.unfilled import (
     hidden_route,
     unbound_path,
@@ -299,7 +300,7 @@ class MicroversionHook(PecanHook):
                 raised_by_decoder(e) or nested_too_deep(state.request.body)):
             # Pecan parses JSON bodies while routing, before any controller.
             return APIError.from_error(body_too_deep())
-        if self._keep_app_errors:
+        if self._keep_app_errors and not judged_refusal(e):
             return None  # the application's (or Pecan's) own handling
         if isinstance(e, webob.exc.HTTPException):
             if getattr(e, 'code', 0) >= 400:

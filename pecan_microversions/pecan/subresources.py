@@ -26,7 +26,7 @@ from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version, request_line
 
 __all__ = ['ResourceGate', 'ResourceRange', 'VersionedRestController',
-           'versioned_subresource']
+           'judged_refusal', 'versioned_subresource']
 
 _RESOURCE_CODE = 'microversion.resource_not_found'
 
@@ -71,11 +71,22 @@ class VersionedRestController(pecan.rest.RestController):
             if allow is not None and (not allow or request.method in allow):
                 # No method at all (or the refused one, at another URL than
                 # Pecan routed: /x/states//): the URL names nothing here.
-                raise webob.exc.HTTPNotFound() from None
+                missing = webob.exc.HTTPNotFound()
+                missing._microversion_allow = allow  # judged here too
+                raise missing from None
             # The innermost controller decides: an outer RestController's
             # own routing rewrites Allow with its methods on the way out.
             exc.allow = exc._microversion_allow
             raise
+
+
+def judged_refusal(error: BaseException) -> bool:
+    """Whether ``error`` is a 405 (or a 404 for a URL that names nothing)
+    a :class:`VersionedRestController` judged: the library's answer to
+    the request's method, not the application's."""
+    return isinstance(error, (webob.exc.HTTPMethodNotAllowed,
+                              webob.exc.HTTPNotFound)) and hasattr(
+        error, '_microversion_allow')
 
 
 def _judge_refusal(exc: webob.exc.HTTPMethodNotAllowed,

@@ -60,9 +60,9 @@ from pecan_microversions.pecan.allow import (
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import current_request, request_line
 
-__all__ = ['collection_refusal', 'hidden_route', 'not_allowed',
-           'refused_call', 'unbound_path', 'unfilled_call', 'url_mismatch',
-           'url_refusal']
+__all__ = ['collection_refusal', 'hidden_route', 'missing_item',
+           'not_allowed', 'refused_call', 'unbound_path', 'unfilled_call',
+           'url_mismatch', 'url_refusal']
 
 #: ``RestController`` methods Pecan calls with the item's identifier.
 _ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
@@ -175,14 +175,27 @@ def refused_call(method: Callable[..., Any], args: tuple[Any, ...],
         return APIError(f'{what} does not take {_names(unknown)} (from the '
                         'query string or the form body).',
                         error_code='microversion.unknown_argument')
-    if (owner is not None and version is not None
-            and method.__name__ in _ITEM_METHODS
-            and _at_collection(request, args)):
-        # The item's identifier is missing: the URL is the collection's.
-        return collection_refusal(owner, version, request,
-                                  head_as_get=method.__name__ != 'head')
+    refused = missing_item(method.__name__, owner, args, version, request)
+    if refused is not None:
+        return refused
     return APIError(f'{what} is missing {_names(missing)}.',
                     error_code='microversion.missing_argument')
+
+
+def missing_item(name: str, owner: Any, given: tuple[Any, ...],
+                 version: Optional[Version], request: Any
+                 ) -> Optional[APIError]:
+    """The 405 for ``owner``'s item method ``name`` (``put``, ``patch``,
+    ``delete``, ``get_one``) that Pecan routed from the collection's URL
+    (``given``: the path values it passed) and that lacks an argument: the
+    item's identifier is missing (see :func:`collection_refusal`).
+    ``None`` for any other method or URL."""
+    if (version is None or name not in _ITEM_METHODS
+            or not isinstance(owner, pecan.rest.RestController)
+            or not _at_collection(request, given)):
+        return None
+    return collection_refusal(owner, version, request,
+                              head_as_get=name != 'head')
 
 
 def collection_refusal(controller: pecan.rest.RestController,

@@ -13,6 +13,7 @@ from wsme import types as wtypes
 from pecan_microversions import (
     APIError,
     MicroversionHook,
+    VersionedRestController,
     VersionRegistry,
     api_version,
     param,
@@ -152,6 +153,38 @@ def test_keep_leaves_pecan_routing_errors_to_pecan():
     assert kept.headers['OpenStack-API-Version'] == 'gizmo 1.0'
     rendered = _app(_registry()).get('/nowhere', status=404)
     assert rendered.json['errors'][0]['status'] == 404
+
+
+def test_keep_renders_the_method_refusals_the_library_judged():
+    # A VersionedRestController works out what its URL answers at the
+    # version: its 405 (and its 404 for a URL naming nothing) is the
+    # library's answer, in the service's format whatever app_errors says.
+    registry = _registry()
+
+    class Things(VersionedRestController):
+        @pecan.expose('json')
+        def get_one(self, ident):
+            return {'id': ident}
+
+    class Root(VersionedRestController):
+        things = Things()
+
+        @pecan.expose('json')
+        def get(self):
+            return {'root': True}
+
+    for app_errors in ('keep', 'render'):
+        app = webtest.TestApp(pecan.make_app(Root(), hooks=[MicroversionHook(
+            registry, error_renderer=wsme_fault, app_errors=app_errors)]))
+        refused = app.post('/', headers=_v('1.1'), status=405)
+        assert refused.headers['Allow'] == 'GET, HEAD'
+        assert refused.json['faultstring'] == (
+            'The method POST is not allowed for this URL.')
+        assert refused.headers['OpenStack-API-Version'] == 'gizmo 1.1'
+        assert app.head('/', headers=_v('1.1'), status=200).body == b''
+        # no method at all answers the URL: a 404
+        nothing = app.post('/things//', headers=_v('1.1'), status=404)
+        assert nothing.json['faultstring'] == 'The resource could not be found.'
 
 
 def test_app_errors_values():

@@ -386,3 +386,51 @@ def test_a_missing_query_argument_of_an_item_method_is_not_a_missing_item():
     collection = app.put('/things', headers=HEADERS, expect_errors=True)
     assert collection.status_int == 405
     assert collection.headers['Allow'] == 'GET, HEAD'
+
+
+class _Exposed(VersionedRestController):
+    """Item methods exposed with ``versioned_wsexpose``: WSME, not Python,
+    notices the missing identifier (its 400 ``Missing argument``)."""
+
+    @versioned_wsexpose([wtypes.text])
+    def get_all(self):
+        return []
+
+    @versioned_wsexpose(wtypes.text, wtypes.text, wtypes.text)
+    def get_one(self, ident, fields):
+        return ident
+
+    @versioned_wsexpose(wtypes.text, wtypes.text, body=wtypes.text)
+    def put(self, ident, text):
+        return f'{ident}={text}'
+
+    @api_version(REGISTRY, '1.2')
+    @versioned_wsexpose(None, wtypes.text, status_code=204)
+    def delete(self, ident):
+        return None
+
+
+@pytest.mark.parametrize('app_errors', ['render', 'keep'])
+@pytest.mark.parametrize('method', ['PUT', 'DELETE'])
+def test_a_wsme_item_method_on_the_collection_is_a_405(method, app_errors):
+    class Root:
+        things = _Exposed()
+
+    app = _app(app_errors, Root())
+    refused = app.request('/things', method=method, headers=HEADERS,
+                          body=b'"x"', content_type='application/json',
+                          expect_errors=True)
+    assert refused.status_int == 405
+    assert refused.headers['Allow'] == 'GET, HEAD'
+    assert _error(refused)['detail'] == (
+        f'{method} /things is not allowed: {method} needs an item of the '
+        'collection in the URL.')
+    # The item's URL still reaches them; a query argument the item's URL
+    # leaves out is the client's 400, not a missing item.
+    assert app.put_json('/things/t1', 'x', headers=HEADERS).json == 't1=x'
+    assert app.get('/things/t1?fields=a', headers=HEADERS).json == 't1'
+    missing = app.get('/things/t1', headers=HEADERS, expect_errors=True)
+    assert missing.status_int == 400 and 'fields' in missing.text
+    early = app.delete('/things', expect_errors=True,
+                       headers={'OpenStack-API-Version': 'unfilled 1.1'})
+    assert early.status_int == 405 and early.headers['Allow'] == 'GET, HEAD'
