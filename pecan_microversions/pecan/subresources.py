@@ -11,19 +11,26 @@ once at import; outside it every URL under the resource answers 404::
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Optional
 
 import pecan
 import pecan.rest
 import webob.exc
 
-from pecan_microversions.compat import lookup_controller, refusing_route
+from pecan_microversions.compat import (
+    function_definition,
+    is_wsme_function,
+    lookup_controller,
+    refusing_route,
+)
 from pecan_microversions.core.changes import RESOURCE
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
 from pecan_microversions.pecan.allow import note_route, url_methods
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version, request_line
+from pecan_microversions.pecan.unfilled import url_refusal
 
 __all__ = ['ResourceGate', 'ResourceRange', 'VersionedRestController',
            'judged_refusal', 'versioned_subresource']
@@ -64,7 +71,7 @@ class VersionedRestController(pecan.rest.RestController):
             request = pecan.request
         note_route(request, self, args)
         try:
-            return super()._route(args, request)
+            handler, remainder = super()._route(args, request)
         except webob.exc.HTTPMethodNotAllowed as exc:
             _judge_refusal(exc, self, args, request)
             allow = exc._microversion_allow
@@ -78,6 +85,42 @@ class VersionedRestController(pecan.rest.RestController):
             # own routing rewrites Allow with its methods on the way out.
             exc.allow = exc._microversion_allow
             raise
+        if remainder and getattr(handler, '__self__', None) is self and (
+                _fills_body(handler, len(remainder), request)):
+            # PUT /things/<id>/<segment>: the segment is no body.
+            raise url_refusal(self, list(args), get_version(request), request)
+        return handler, remainder
+
+
+def _fills_body(handler: Any, given: int, request: Any) -> bool:
+    """Whether ``given`` path values reach the body argument of the WSME
+    method ``handler`` (at the request's version): Pecan passes each path
+    segment as the next argument, and WSME would take one for the body."""
+    function = getattr(handler, '__func__', handler)
+    versioned = getattr(function, 'versioned', None)
+    if versioned is not None:  # api_version's dispatcher
+        function = versioned.function_at(get_version(request))
+    try:
+        body = _body_positions[function]
+    except KeyError:
+        body = _body_positions[function] = _body_position(function)
+    return body is not None and given > body
+
+
+#: The position of each exposed function's body argument among those Pecan
+#: fills from the path (``None``: it takes no body); worked out at first use.
+_body_positions: dict[Any, Optional[int]] = {}
+
+
+def _body_position(function: Any) -> Optional[int]:
+    wsme_function = None if function is None else inspect.unwrap(
+        function, stop=is_wsme_function)
+    if wsme_function is None or not is_wsme_function(wsme_function):
+        return None
+    definition = function_definition(wsme_function)
+    if definition.body_type is None:
+        return None
+    return len(definition.arguments) - 1
 
 
 def judged_refusal(error: BaseException) -> bool:

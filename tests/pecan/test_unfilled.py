@@ -16,6 +16,7 @@ import webtest
 from oslo_config import cfg
 from pecan import rest
 from wsme import types as wtypes
+from wsmeext.pecan import wsexpose
 
 from pecan_microversions import (
     Computed,
@@ -434,3 +435,53 @@ def test_a_wsme_item_method_on_the_collection_is_a_405(method, app_errors):
     early = app.delete('/things', expect_errors=True,
                        headers={'OpenStack-API-Version': 'unfilled 1.1'})
     assert early.status_int == 405 and early.headers['Allow'] == 'GET, HEAD'
+
+
+class _TextBodies(VersionedRestController):
+    """Plain ``wsexpose`` methods taking a text body: Pecan passes a path
+    segment too many as the next argument, the body's."""
+
+    _custom_actions = {'rename': ['POST']}
+
+    @wsexpose([wtypes.text])
+    def get_all(self):
+        return []
+
+    @api_version(REGISTRY, '1.2')
+    @wsexpose(wtypes.text, wtypes.text, body=wtypes.text)
+    def put(self, ident, text):
+        return f'put {ident}={text}'
+
+    @wsexpose(wtypes.text, wtypes.text, body=wtypes.text)
+    def patch(self, ident, text):
+        return f'patch {ident}={text}'
+
+    @wsexpose(wtypes.text, wtypes.text, body=wtypes.text)
+    def rename(self, ident, text):
+        return f'rename {ident}={text}'
+
+
+@pytest.mark.parametrize('method, url, status, allow', [
+    ('PUT', '/things/t1/rename', 405, 'POST'),
+    ('PUT', '/things/t1/other', 404, None),
+    ('PATCH', '/things/t1/other', 404, None),
+])
+def test_a_path_segment_never_reaches_a_plain_wsexpose_body(method, url,
+                                                            status, allow):
+    # Before, the segment filled the body argument and WSME then took the
+    # body's: PUT /things/t1/other wrote as PUT /things/t1 did.
+    class Root:
+        things = _TextBodies()
+
+    app = _app('render', Root())
+    refused = app.request(url, method=method, headers=HEADERS,
+                          body=b'"new"', content_type='application/json',
+                          expect_errors=True)
+    assert refused.status_int == status, refused.body
+    assert refused.headers.get('Allow') == allow
+    assert _error(refused)['detail'].startswith(f'{method} {url} ')
+    for method, url, answer in [('PUT', '/things/t1', 'put t1=new'),
+                                ('PATCH', '/things/t1', 'patch t1=new'),
+                                ('POST', '/things/t1/rename', 'rename t1=new')]:
+        assert app.request(url, method=method, headers=HEADERS, body=b'"new"',
+                           content_type='application/json').json == answer
