@@ -4,11 +4,14 @@ A stored document holds each field in its newest representation, and a
 renamed field possibly also under its older names (as a body sent at an
 older version is stored).  A client patches what its version shows:
 :func:`patch_stored` shows it that (a renamed field under the version's
-name; a field whose values change between versions, or that holds objects
-whose fields do, converted down; a computed field computed), applies the
-patch, lets the adapter judge what changed, and writes each change back
-where the document keeps it, converted up.  What the version cannot see
-is kept.
+name; a field whose values or type change between versions converted down;
+a computed field computed), applies the patch, lets the adapter judge what
+changed, and writes each change back where the document keeps it,
+converted up.  What the version cannot see is kept.
+
+Values nested below a field are patched as stored: objects of types with
+changes of their own are not converted (``patch_newest`` does that, on the
+newest document).
 """
 
 from __future__ import annotations
@@ -27,21 +30,20 @@ from pecan_microversions.core.patching import (
 from pecan_microversions.core.representations import Renamed
 from pecan_microversions.core.version import Version
 
-__all__ = ['converted_groups', 'patch_stored']
+__all__ = ['patch_stored']
 
 #: Judges a patch's effect: (what the version showed, the patched copy).
 Judge = Callable[[Mapping[str, Any], Mapping[str, Any]], None]
 
 
-def converted_groups(conversion: Conversion, version: Version
-                     ) -> RenameGroups:
+def _converted_groups(conversion: Conversion, version: Version
+                      ) -> RenameGroups:
     """The fields ``version`` has whose values some version sees converted
-    (changes other than renames, or nested conversions): the name
-    ``version`` shows each under, and its names, newest first."""
+    (changes other than renames): the name ``version`` shows each under,
+    and its names, newest first."""
     converting = {}
     for spec in conversion.fields:
-        if spec.nested is not None or any(
-                not isinstance(c, Renamed) for c in spec.changes):
+        if any(not isinstance(c, Renamed) for c in spec.changes):
             converting[spec.name] = (spec.name, *(
                 c.old_name for c in spec.changes if isinstance(c, Renamed)))
     return tuple((step.key, converting[step.name])
@@ -64,8 +66,8 @@ def patch_stored(document: Mapping[str, Any],
         be applied, or changes a computed field, or a retyped one whose
         stored value holds more than ``version`` shows (409).
     """
-    converted = () if conversion is None else converted_groups(conversion,
-                                                               version)
+    converted = () if conversion is None else _converted_groups(conversion,
+                                                                version)
     names = {n for _, group in converted for n in group}
     plain = tuple(r for r in renames if r[0] not in names)
     view = named_as_shown(document, plain + converted)

@@ -23,8 +23,9 @@ _JSON = 'application/json'
 
 class ErrorMessageEnvelope:
     """WSGI middleware: a 4xx/5xx JSON body ``B`` becomes
-    ``{"error_message": "<B as JSON text>"}``; version headers and every
-    other header pass through."""
+    ``{"error_message": "<B as JSON text>"}``, and another body (a routing
+    error Pecan wrote as text) a WSME fault there; version headers and
+    every other header pass through."""
 
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self.app = app
@@ -61,15 +62,29 @@ class ErrorMessageEnvelope:
         headers: list[tuple[str, str]] = seen['headers']
         content_type = next((v for n, v in headers
                              if n.lower() == 'content-type'), '')
-        if status[0] in '45' and content_type.split(';')[0].strip() == _JSON:
+        if status[0] in '45':
             headers = [(n, v) for n, v in headers
-                       if n.lower() != 'content-length']
+                       if n.lower() not in ('content-length', 'content-type')]
+            headers.append(('Content-Type', _JSON))
             if environ.get('REQUEST_METHOD') == 'HEAD':
                 # No body to wrap: the length a GET would send is unknown.
                 body = b''
             else:
                 text = body.decode('utf-8', 'replace')
+                if content_type.split(';')[0].strip() != _JSON:
+                    text = _fault(status, text)  # Pecan's or WebOb's page
                 body = json.dumps({'error_message': text}).encode('utf-8')
                 headers.append(('Content-Length', str(len(body))))
         start_response(status, headers, seen['exc_info'])
         return [body]
+
+
+def _fault(status: str, text: str) -> str:
+    """A WSME fault's JSON text for an error page that is not JSON (a
+    routing error Pecan wrote as text): its explanation, below the status
+    line, as ``faultstring``."""
+    lines = [line.strip() for line in text.splitlines()[1:] if line.strip()]
+    return json.dumps({
+        'faultcode': 'Client' if status[0] == '4' else 'Server',
+        'faultstring': ' '.join(lines) or status.partition(' ')[2],
+        'debuginfo': None})

@@ -250,7 +250,8 @@ def make_app() -> Any:
     """A fresh WSGI app with no nodes, behind its error envelope."""
     app = pecan.make_app(
         RootController(),
-        hooks=[MicroversionHook(REGISTRY, error_renderer=wsme_fault)],
+        hooks=[MicroversionHook(REGISTRY, error_renderer=wsme_fault,
+                                app_errors='keep')],
         debug=False, force_canonical=False, guess_content_type_from_ext=False)
     return ErrorMessageEnvelope(app)
 

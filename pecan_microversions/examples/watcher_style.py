@@ -22,9 +22,9 @@ it: a malformed version is 406 (``malformed_status=406``), so is a field
 used below its version (``unavailable_status=406``); ``infra-optim 1`` is
 1.0 (``bare_major=True``); ``"force": null`` at 1.0 is as if absent
 (``null_as_absent=True``); errors are WSME faults
-(``error_renderer=wsme_fault``), the hook's, the application's own and
-Pecan's routing errors alike, and the service's middleware wraps them all
-in ``error_message``
+(``error_renderer=wsme_fault``), the application's own faults are left as
+WSME wrote them (``app_errors='keep'``), and the service's middleware wraps
+them all in ``error_message``, Pecan's text pages turned into faults
 (:class:`~pecan_microversions.examples.envelope.ErrorMessageEnvelope`).
 Its controllers are ``VersionedRestController``: HEAD is answered wherever
 GET is, and a method a URL does not take is a 405 naming what it takes.
@@ -212,7 +212,8 @@ def make_app() -> Any:
     """A fresh WSGI app with an empty store, behind its error envelope."""
     app = pecan.make_app(
         RootController(_Store()),
-        hooks=[MicroversionHook(REGISTRY, error_renderer=wsme_fault)],
+        hooks=[MicroversionHook(REGISTRY, error_renderer=wsme_fault,
+                                app_errors='keep')],
         debug=False, force_canonical=False, guess_content_type_from_ext=False)
     return ErrorMessageEnvelope(app)
 

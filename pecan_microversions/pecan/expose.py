@@ -138,8 +138,10 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             request = current_request()
             version = get_version(request)
             if len(args) < len(from_path) and not all(
-                    n in kwargs for n in from_path[len(args):]):
-                # PATCH /v1/nodes: the item's method, without the item.
+                    n in kwargs for n in from_path[len(args):]) and (
+                    body_name is not None or not request.is_body_readable):
+                # PATCH /v1/nodes: the item's method, without the item (a
+                # body of arguments, as XML say, may still give them).
                 refused = missing_item(name, self, args, version, request)
                 if refused is not None:
                     raise refused

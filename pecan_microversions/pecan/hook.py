@@ -300,7 +300,8 @@ class MicroversionHook(PecanHook):
                 raised_by_decoder(e) or nested_too_deep(state.request.body)):
             # Pecan parses JSON bodies while routing, before any controller.
             return APIError.from_error(body_too_deep())
-        if self._keep_app_errors and not judged_refusal(e):
+        judged = judged_refusal(e)  # first: it restores a 405's Allow
+        if self._keep_app_errors and not judged:
             return None  # the application's (or Pecan's) own handling
         if isinstance(e, webob.exc.HTTPException):
             if getattr(e, 'code', 0) >= 400:

@@ -85,9 +85,11 @@ class VersionedRestController(pecan.rest.RestController):
             # own routing rewrites Allow with its methods on the way out.
             exc.allow = exc._microversion_allow
             raise
-        if remainder and getattr(handler, '__self__', None) is self and (
-                _fills_body(handler, len(remainder), request)):
-            # PUT /things/<id>/<segment>: the segment is no body.
+        given = len(remainder) - (bool(remainder) and remainder[-1] == '')
+        if given and getattr(handler, '__self__', None) is self and (
+                _fills_body(handler, given, request)):
+            # PUT /things/<id>/<segment>: the segment is no body (a
+            # trailing slash, PUT /things/<id>/, is no segment).
             raise url_refusal(self, list(args), get_version(request), request)
         return handler, remainder
 
@@ -124,12 +126,18 @@ def _body_position(function: Any) -> Optional[int]:
 
 
 def judged_refusal(error: BaseException) -> bool:
-    """Whether ``error`` is a 405 (or a 404 for a URL that names nothing)
-    a :class:`VersionedRestController` judged: the library's answer to
-    the request's method, not the application's."""
-    return isinstance(error, (webob.exc.HTTPMethodNotAllowed,
-                              webob.exc.HTTPNotFound)) and hasattr(
-        error, '_microversion_allow')
+    """Whether ``error`` is a 405 (or a 404 for a URL that names nothing) a
+    :class:`VersionedRestController` judged: the library's answer to the
+    request's method, not the application's.  A 405's ``Allow`` is set
+    back to the methods it worked out (a plain ``RestController`` above
+    rewrites it with its own on the way out)."""
+    allow = getattr(error, '_microversion_allow', None)
+    if isinstance(error, webob.exc.HTTPNotFound):
+        return allow is not None
+    if isinstance(error, webob.exc.HTTPMethodNotAllowed) and allow:
+        error.allow = allow
+        return True
+    return False
 
 
 def _judge_refusal(exc: webob.exc.HTTPMethodNotAllowed,

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.patching import APPLY_ERRORS, patch_failed
 from pecan_microversions.core.stored_patches import patch_stored
 from pecan_microversions.core.version import Version
@@ -24,7 +23,6 @@ from pecan_microversions.wsme.checking import (
     check_operations,
     resolve_datatype,
 )
-from pecan_microversions.wsme.conversion import converter_of
 from pecan_microversions.wsme.fields import binding_of
 from pecan_microversions.wsme.patch_effects import check_effect
 
@@ -41,8 +39,9 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
     values or type change between versions (``changes=``) is read from its
     newest name converted down, a computed one as ``version`` shows it,
     and a change is written back converted up (a 409 where that would erase
-    what ``version`` cannot see), as
-    :func:`~pecan_microversions.wsme.conversion.patch_newest` does.
+    what ``version`` cannot see).  Values nested below a field are patched
+    as stored; :func:`~pecan_microversions.wsme.conversion.patch_newest`
+    also converts objects of nested types with changes of their own.
 
     :param document: the stored resource as a JSON-like dict of public
         names, in its newest representation.
@@ -53,17 +52,21 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
     """
     datatype = resolve_datatype(datatype)
     binding = binding_of(datatype) if isinstance(datatype, type) else None
-    converter = converter_of(datatype)
-    conversion = (converter if isinstance(converter, Conversion) else
-                  None if binding is None else binding.conversion)
     try:
         operations = check_operations(datatype, patch, version, True)
-        return patch_stored(
-            document, operations, version, conversion,
-            () if binding is None else binding.renames[version],
-            lambda view, result: check_effect(datatype, view, result,
-                                              version))
     except APPLY_ERRORS as exc:
         raise patch_failed(exc) from None
     except RecursionError:
         raise body_too_deep() from None
+    return patch_stored(
+        document, operations, version,
+        None if binding is None else binding.conversion,
+        () if binding is None else binding.renames[version],
+        lambda view, result: _judge(datatype, view, result, version))
+
+
+def _judge(datatype: Any, view: Any, result: Any, version: Version) -> None:
+    try:
+        check_effect(datatype, view, result, version)
+    except APPLY_ERRORS as exc:
+        raise patch_failed(exc) from None

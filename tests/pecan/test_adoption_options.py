@@ -187,6 +187,46 @@ def test_keep_renders_the_method_refusals_the_library_judged():
         assert nothing.json['faultstring'] == 'The resource could not be found.'
 
 
+@pytest.mark.parametrize('app_errors', ['keep', 'render'])
+def test_a_judged_405_keeps_its_allow_below_a_plain_controller(app_errors):
+    # Pecan's RestController above rewrites Allow with its own methods on
+    # the way out: DELETE, GET and POST, the refused method among them.
+    registry = _registry()
+
+    class Stats(VersionedRestController):
+        @pecan.expose('json')
+        def get_all(self):
+            return {'count': 0}
+
+    class Nodes(rest.RestController):
+        stats = Stats()
+
+        @pecan.expose('json')
+        def get_all(self):
+            return []
+
+        @pecan.expose('json')
+        def get_one(self, ident):
+            return {}
+
+        @pecan.expose('json')
+        def post(self):
+            return {}
+
+        @pecan.expose('json')
+        def delete(self, ident):
+            return {}
+
+    class Root:
+        nodes = Nodes()
+
+    app = webtest.TestApp(pecan.make_app(Root(), hooks=[MicroversionHook(
+        registry, app_errors=app_errors)]))
+    refused = app.delete('/nodes/stats', headers=_v('1.1'), status=405)
+    assert refused.headers['Allow'] == 'GET, HEAD'
+    assert refused.json['errors'][0]['status'] == 405
+
+
 def test_app_errors_values():
     with pytest.raises(ValueError, match="'render' or 'keep'"):
         MicroversionHook(_registry(), app_errors='drop')
