@@ -30,6 +30,7 @@ __all__ = [
     'NO_VALUES',
     'RESPONSE_HEADERLIST',
     'RESPONSE_STATUS',
+    'choose_json',
     'context_app',
     'context_request',
     'context_response',
@@ -70,6 +71,7 @@ plain_getattr = object.__getattribute__
 #: ``Response.headerlist`` properties (read with :data:`plain_getattr`, no
 #: property call, on every response).
 RESPONSE_STATUS = '_status'
+_JSON = 'application/json'
 RESPONSE_HEADERLIST = '_headerlist'
 
 
@@ -271,6 +273,23 @@ def response_content_type(request: Any) -> Optional[str]:
     if 'override_template' in state or 'override_content_type' in state:
         return None
     return state.get('content_type')  # type: ignore[no-any-return]
+
+
+def choose_json(request: Any) -> bool:
+    """For a response that can only be JSON: make it Pecan's choice where
+    the request's ``Accept`` allows JSON at all (``application/json,
+    application/xml``, say, for which Pecan picks XML); whether it is
+    JSON (or the controller chose for itself, with
+    ``pecan.override_template``)."""
+    state = request.pecan
+    if 'override_template' in state or 'override_content_type' in state:
+        return True
+    if state.get('content_type') == _JSON:
+        return True
+    if not request.accept.acceptable_offers([_JSON]):
+        return False
+    state['content_type'] = _JSON
+    return True
 
 
 def is_wsme_function(function: Any) -> bool:

@@ -60,6 +60,7 @@ from pecan_microversions.wsme.checking import (
 )
 from pecan_microversions.wsme.fields import binding_of
 from pecan_microversions.wsme.filtering import CONTAINERS
+from pecan_microversions.wsme.values import check_json_value
 
 __all__ = ['FORMATS', 'body_names', 'check_received', 'check_sources',
            'may_have_body', 'media_format', 'path_conflict', 'root_name']
@@ -201,10 +202,15 @@ def _check_json(body: bytes, definition: Any, patch_of: Any,
             check_data(definition.body_type, data, version, '')
         elif isinstance(data, dict):
             for argument in definition.arguments:
-                if argument.name in data and not isinstance(
-                        argument.datatype, wtypes.UserType):
-                    check_data(argument.datatype, data[argument.name],
-                               version, argument.name)
+                if argument.name not in data:
+                    continue
+                value = data[argument.name]
+                # WSME hands such a value to the method as it is: a number
+                # or a list for a text argument.
+                check_json_value(argument.datatype, value, argument.name)
+                if not isinstance(argument.datatype, wtypes.UserType):
+                    check_data(argument.datatype, value, version,
+                               argument.name)
     except RecursionError:
         raise body_too_deep() from None
     return data

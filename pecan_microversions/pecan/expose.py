@@ -28,7 +28,11 @@ from typing import Any, Optional
 
 from wsmeext.pecan import wsexpose
 
-from pecan_microversions.compat import context_response, function_definition
+from pecan_microversions.compat import (
+    choose_json,
+    context_response,
+    function_definition,
+)
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.arguments import (
@@ -125,6 +129,8 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         from_path = [a.name for a in definition.arguments[:body_index]
                      if a.mandatory]
         name = exposed.__name__
+        # Old values, types and computed fields exist in JSON only.
+        json_only = converter_of(definition.return_type) is not None
         # A versioned type never bound to a registry fails here, at import.
         for datatype in [definition.return_type, target] + [
                 argument.datatype for argument in definition.arguments]:
@@ -145,6 +151,8 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 refused = missing_item(name, self, args, version, request)
                 if refused is not None:
                     raise refused
+            if json_only and not choose_json(request):
+                raise _json_only()  # before the controller acts
             try:
                 data = check_sources(request, definition, target, version,
                                      get_registry(request).request_formats)
@@ -170,6 +178,11 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
 
             def method(controller: Any, *args: Any, **kwargs: Any) -> Any:
                 check(args, kwargs, version, converted, request, sent)
+                if body_name is None and isinstance(sent, dict):
+                    # An argument a JSON body gives as null is not given:
+                    # the method's default, not None in its place.
+                    kwargs.update((k, defaults[k]) for k, v in sent.items()
+                                  if v is None and k in defaults)
                 return func(controller, *args, **kwargs)
 
             response = context_response()
@@ -182,10 +195,7 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 if converter_of(result['datatype']) is not None:
                     # Old values, types and computed fields exist in JSON
                     # only: never answer the newest ones instead.
-                    raise APIError(
-                        'This resource changes representation between '
-                        'versions and is served as application/json only.',
-                        status=406, error_code='microversion.json_only')
+                    raise _json_only()
                 filter_response(result.get('result'), version)
             return result
 
@@ -193,6 +203,12 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         return outer
 
     return decorate
+
+
+def _json_only() -> APIError:
+    return APIError('This resource changes representation between versions '
+                    'and is served as application/json only.', status=406,
+                    error_code='microversion.json_only')
 
 
 def _member(request: Any, data: Any, name: Optional[str]) -> Any:

@@ -166,13 +166,16 @@ class ParamRules:
         available = self.available[version]
         given: Optional[Collection[str]] = None
         for name, value in arguments.items():
-            if name not in self.ranges or value is None:
+            if name not in self.ranges:
                 continue
-            if name in defaults and value == defaults[name]:
+            if value is None or (name in defaults
+                                 and value == defaults[name]):
                 if given is None:
                     given = sent()
                 if name not in given:
                     continue  # not the client's: the method's default
+                if value is None and self.registry.null_as_absent:
+                    continue  # the client's null: as if absent
             if name not in available:
                 self._unavailable(name, name, version)
             rule = self.values.get(name)
