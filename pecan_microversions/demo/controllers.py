@@ -145,7 +145,11 @@ class NodesController(VersionedRestController):
         collection: dict[str, Any] = {}
         if page_size is not None and len(nodes) > page_size:
             nodes = nodes[:page_size]
-            collection['next'] = _next_url(nodes[-1]['uuid'])
+            collection['next'] = _next_url(nodes[-1]['uuid'], {
+                'driver': driver, 'hardware_type': hardware_type,
+                'owner': owner, 'limit': limit,
+                'sort_key': None if sort_key == 'created_at' else sort_key,
+                'sort_dir': None if sort_dir == 'asc' else sort_dir})
         base = _base_url()
         collection['nodes'] = [node_data(n, base) for n in nodes]
         return collection
@@ -185,7 +189,7 @@ class NodesController(VersionedRestController):
     @pecan.expose('json')
     def patch(self, uuid: str) -> Any:
         request = pecan.request
-        if request.content_type not in _PATCH_TYPES:
+        if request.content_type.lower() not in _PATCH_TYPES:
             raise APIError(
                 f'A patch is sent as {" or ".join(sorted(_PATCH_TYPES))}, '
                 f'not {request.content_type or "no content type"}.',
@@ -241,8 +245,13 @@ def _parse_limit(text: str) -> int:
     return int(text)
 
 
-def _next_url(marker: str) -> str:
+def _next_url(marker: str, given: dict[str, Optional[str]]) -> str:
+    """The next page's URL: the request's query, and the arguments
+    ``given`` in the body instead (not their defaults), with ``marker``."""
     query = [(k, v) for k, v in pecan.request.GET.items() if k != 'marker']
+    named = {k for k, _ in query}
+    query += [(k, v) for k, v in given.items()
+              if v is not None and k not in named]
     query.append(('marker', marker))
     return f'{_base_url()}/v1/nodes?{urllib.parse.urlencode(query)}'
 

@@ -156,8 +156,11 @@ class NodesController(VersionedRestController):
         self.nodes: dict[str, dict[str, Any]] = {}
 
     def _find(self, ident: str) -> dict[str, Any]:
-        node = self.nodes.get(ident) or next(
-            (n for n in self.nodes.values() if n.get('name') == ident), None)
+        node = self.nodes.get(ident)
+        if node is None and 'name' in NODE.visible_fields(get_version()):
+            # By name only where nodes have one (1.2), as Ironic does.
+            node = next((n for n in self.nodes.values()
+                         if n.get('name') == ident), None)
         if node is None:
             raise ClientError(f'Node {ident} could not be found.', 404)
         return node

@@ -122,6 +122,12 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
         query = request.GET
         if '__body__' in query:
             raise _dunder_body()
+        body_name = (definition.arguments[-1].name if definition.body_type
+                     is not None and definition.arguments else None)
+        if body_name is not None and body_name in query:  # not dotted
+            raise APIError(f'{body_name!r} is the request body: it cannot be '
+                           'given whole in the query string.',
+                           error_code='microversion.invalid_arguments')
         _check_keys(definition, query, 'query parameter', version)
         _check_once(definition, query, 'query parameter', version)
     body = request_body(request) if may_have_body(environ) else b''

@@ -209,7 +209,8 @@ def test_patch_absent_before_1_3(api, store):
 
 
 @pytest.mark.parametrize('content_type', ['application/json',
-                                          'application/json-patch+json'])
+                                          'application/json-patch+json',
+                                          'Application/JSON-Patch+JSON'])
 @pytest.mark.parametrize('version', ['1.3', '1.8'])
 def test_patch_name_and_description(api, store, version, content_type):
     response = patch(api, version, [
@@ -415,6 +416,18 @@ def test_pagination_walk(api):
 
 def test_pagination_keeps_filters_and_sort(api):
     page = api.get('/v1/nodes?limit=1&sort_dir=desc', headers=hdr('1.8')).json
+    assert [n['uuid'] for n in page['nodes']] == [SEED_3]
+    assert page['next'] == ('http://localhost/v1/nodes?limit=1&sort_dir=desc'
+                            f'&marker={SEED_3}')
+    page = api.get(page['next'], headers=hdr('1.8')).json
+    assert [n['uuid'] for n in page['nodes']] == [SEED_2]
+
+
+def test_pagination_keeps_what_a_json_body_gave(api):
+    # limit, sort_dir from the body: the next link must page the same way.
+    page = api.request('/v1/nodes', method='GET', headers=hdr('1.8'),
+                       body=b'{"limit": "1", "sort_dir": "desc"}',
+                       content_type='application/json').json
     assert [n['uuid'] for n in page['nodes']] == [SEED_3]
     assert page['next'] == ('http://localhost/v1/nodes?limit=1&sort_dir=desc'
                             f'&marker={SEED_3}')

@@ -153,3 +153,21 @@ def test_a_url_below_an_item_is_a_404_for_refused_methods_too(api, version,
                            headers={'X-OpenStack-Ironic-API-Version': version})
     assert response.status_int == 404
     assert 'Allow' not in response.headers
+
+
+@pytest.mark.parametrize('method', ['GET', 'PATCH'])
+def test_a_node_is_found_by_name_only_where_nodes_have_names(api, method):
+    api.post_json('/v1/nodes', {'driver': 'ipmi', 'name': 'nn'},
+                  headers={'X-OpenStack-Ironic-API-Version': '1.2'})
+    body = {} if method == 'GET' else {
+        'body': json.dumps([{'op': 'replace', 'path': '/driver',
+                               'value': 'fake'}]).encode(),
+        'content_type': 'application/json'}
+    early = api.request('/v1/nodes/nn', method=method, expect_errors=True,
+                        headers={'X-OpenStack-Ironic-API-Version': '1.1'},
+                        **body)
+    assert early.status_int == 404
+    assert _fault(early) == 'Node nn could not be found.'
+    found = api.request('/v1/nodes/nn', method=method, headers={
+        'X-OpenStack-Ironic-API-Version': '1.2'}, **body)
+    assert found.json['name'] == 'nn'
