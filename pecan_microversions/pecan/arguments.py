@@ -269,7 +269,6 @@ def root_name(key: str) -> str:
     return key[:cut]
 
 
-
 def _walk_key(datatype: Any, label: str, rest: str, key: str,
               what: str, version: Version) -> Any:
     position = 0
@@ -295,7 +294,8 @@ def _walk_key(datatype: Any, label: str, rest: str, key: str,
                 wtypes.iscomplex(datatype):
             datatype = _attribute(datatype, attribute, key, what, version)
         else:
-            raise APIError(f'Invalid {what} {key!r}: {label} has no '
+            walked = label + rest[:match.start()]
+            raise APIError(f'Invalid {what} {key!r}: {walked} has no '
                            f'{match.group(0)!r}.',
                            error_code='microversion.unknown_field')
     return datatype

@@ -38,6 +38,11 @@ def check_json_value(datatype: Any, value: Any, label: str) -> None:
         converted = reader(datatype)(value)
         if not wtypes.iscomplex(datatype):  # objects: set field by field
             wtypes.validate_value(datatype, converted)
+    except wsme.exc.UnknownAttribute as exc:
+        where = label if exc.fieldname is None else f'{label}.{exc.fieldname}'
+        raise RequestError(f'Invalid value for field {label!r}: {where!r} '
+                           f'has no {", ".join(sorted(exc.attributes))}.',
+                           error_code='microversion.invalid_value') from None
     except wsme.exc.ClientSideError as exc:
         raise RequestError(f'Invalid value for field {label!r}: '
                            f'{exc.faultstring}',

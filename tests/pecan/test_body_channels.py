@@ -440,3 +440,12 @@ def test_the_body_argument_in_the_query_string_is_a_400(fleet, query):
         "'node' is the request body: it cannot be given whole in the query "
         'string.')
     assert len(fleet[1].list()) == 3
+
+
+def test_a_key_through_a_plain_value_names_where_it_stops(fleet):
+    response = send(fleet[0], 'POST', '/v1/nodes', '1.9',
+                    'node.name=a&node.hardware_type=b&node.owner[0].name=x',
+                    FORM)
+    assert code_of(response) == 'microversion.unknown_field'
+    assert response.json['errors'][0]['detail'] == (
+        "Invalid form field 'node.owner[0].name': node.owner has no '[0]'.")

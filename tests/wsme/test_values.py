@@ -48,3 +48,10 @@ def test_what_wsme_refuses_is_a_400_naming_the_field(datatype, value):
     assert raised.value.code == 400
     assert raised.value.error_code == 'microversion.invalid_value'
     assert "'colour_field'" in raised.value.detail
+
+
+def test_unknown_members_of_an_object_are_named_not_wsmes_argument_none():
+    with pytest.raises(RequestError) as caught:
+        check_json_value(Pair, {'left': 'l', 'rel': 'x', 'href': 'y'}, 'pair')
+    assert caught.value.detail == (
+        "Invalid value for field 'pair': 'pair' has no href, rel.")
