@@ -286,8 +286,9 @@ def choose_json(request: Any) -> bool:
         return True
     if state.get('content_type') == _JSON:
         return True
-    if not request.accept.acceptable_offers([_JSON]):
-        return False
+    if state.get('extension') or not request.accept.acceptable_offers(
+            [_JSON]):
+        return False  # /things/a.xml: the client chose by the extension
     state['content_type'] = _JSON
     return True
 

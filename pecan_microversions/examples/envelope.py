@@ -19,13 +19,16 @@ from typing import Any
 __all__ = ['ErrorMessageEnvelope']
 
 _JSON = 'application/json'
+#: The error bodies wrapped: JSON, and the text pages of Pecan's and WebOb's
+#: routing errors (an XML fault a client asked for goes out as it is).
+_WRAPPED = frozenset([_JSON, 'text/plain', 'text/html', ''])
 
 
 class ErrorMessageEnvelope:
     """WSGI middleware: a 4xx/5xx JSON body ``B`` becomes
-    ``{"error_message": "<B as JSON text>"}``, and another body (a routing
-    error Pecan wrote as text) a WSME fault there; version headers and
-    every other header pass through."""
+    ``{"error_message": "<B as JSON text>"}``, and a text page (a routing
+    error Pecan wrote) a WSME fault there; an XML fault, and version
+    headers and every other header, pass through."""
 
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self.app = app
@@ -62,7 +65,8 @@ class ErrorMessageEnvelope:
         headers: list[tuple[str, str]] = seen['headers']
         content_type = next((v for n, v in headers
                              if n.lower() == 'content-type'), '')
-        if status[0] in '45':
+        media_type = content_type.split(';')[0].strip().lower()
+        if status[0] in '45' and media_type in _WRAPPED:
             headers = [(n, v) for n, v in headers
                        if n.lower() not in ('content-length', 'content-type')]
             headers.append(('Content-Type', _JSON))
@@ -71,7 +75,7 @@ class ErrorMessageEnvelope:
                 body = b''
             else:
                 text = body.decode('utf-8', 'replace')
-                if content_type.split(';')[0].strip() != _JSON:
+                if media_type != _JSON:
                     text = _fault(status, text)  # Pecan's or WebOb's page
                 body = json.dumps({'error_message': text}).encode('utf-8')
                 headers.append(('Content-Length', str(len(body))))

@@ -92,3 +92,13 @@ def test_an_item_method_on_the_collection_is_a_405(method):
     assert refused.headers['Allow'] == 'GET, HEAD, POST'
     assert _fault(refused) == (f'{method} /v1/audits is not allowed: {method} '
                                'needs an item of the collection in the URL.')
+
+
+def test_an_xml_fault_a_client_asked_for_goes_out_as_it_is():
+    api = webtest.TestApp(watcher_style.make_app())
+    missing = api.get('/v1/audits/nope', headers={'Accept': 'application/xml'},
+                      expect_errors=True)
+    assert missing.status_int == 404
+    assert missing.content_type == 'application/xml'
+    assert b'<faultstring>Audit nope could not be found.</faultstring>' in (
+        missing.body)

@@ -14,8 +14,14 @@ import pecan
 import pytest
 import webtest
 from pecan import rest
+from wsme import types as wtypes
 
-from pecan_microversions import MicroversionHook, VersionRegistry
+from pecan_microversions import (
+    MicroversionHook,
+    VersionedRestController,
+    VersionRegistry,
+    versioned_wsexpose,
+)
 from pecan_microversions.demo.app import make_app
 from pecan_microversions.demo.store import NodeStore
 from pecan_microversions.pecan.params import param, query_params
@@ -449,3 +455,57 @@ def test_a_key_through_a_plain_value_names_where_it_stops(fleet):
     assert code_of(response) == 'microversion.unknown_field'
     assert response.json['errors'][0]['detail'] == (
         "Invalid form field 'node.owner[0].name': node.owner has no '[0]'.")
+
+
+class _Invalid(Exception):
+    """Ironic's ``exception.Invalid``: no WSME error, a ``code`` of 400."""
+
+    code = 400
+
+
+class _Boolean(wtypes.UserType):
+    """Ironic's ``types.boolean``, abridged: it raises its own error."""
+
+    basetype = wtypes.text
+    name = 'boolean'
+
+    @staticmethod
+    def validate(value):
+        if value in ('true', True):
+            return True
+        if value in ('false', False):
+            return False
+        raise _Invalid(f'Unrecognized value {value!r}')
+
+    @staticmethod
+    def frombasetype(value):
+        return None if value is None else _Boolean.validate(value)
+
+
+class _Switches(VersionedRestController):
+    @versioned_wsexpose([wtypes.text])
+    def get_all(self):
+        return []
+
+    @versioned_wsexpose(wtypes.text, wtypes.text, _Boolean(), wtypes.text)
+    def put(self, ident, force=None, note=None):
+        return f'{ident} {force} {note}'
+
+
+@pytest.mark.parametrize('body, status', [
+    ({'force': 'true'}, 200), ({'force': 'maybe'}, 400), ({'note': 7}, 400),
+    ({'note': ['x']}, 400)])
+def test_user_type_arguments_in_a_json_body(body, status):
+    # The user type's own error is the client's 400 (not a 500), and a
+    # number for a text argument is refused rather than handed on.
+    class Root:
+        switches = _Switches()
+
+    registry = VersionRegistry('sw', [('1.0', 'a')])
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)]))
+    response = app.put('/switches/a', json.dumps(body), expect_errors=True,
+                       headers={'Content-Type': 'application/json'})
+    assert response.status_int == status, response.body
+    if status == 200:
+        assert response.json.startswith('a True')

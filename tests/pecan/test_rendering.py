@@ -93,3 +93,42 @@ def test_a_post_refused_as_json_only_creates_nothing(api, store):
     assert refused.status_int == 406
     assert refused.json['errors'][0]['code'] == 'microversion.json_only'
     assert len(store.list()) == before
+
+
+def test_a_json_only_resource_asked_for_by_an_xml_extension_is_a_406():
+    import pecan
+    import webtest
+    from wsme import types as wtypes
+
+    from pecan_microversions import (
+        MicroversionHook,
+        ValueMap,
+        VersionedRestController,
+        VersionRegistry,
+        versioned,
+        versioned_resource,
+        versioned_wsexpose,
+    )
+
+    registry = VersionRegistry('ext', [('1.0', 'a'), ('1.1', 'b')])
+
+    @versioned_resource(registry, 'thing')
+    class Thing(wtypes.Base):
+        state = versioned(wtypes.Enum(str, 'a', 'b'), values={'b': '1.1'},
+                          changes=[ValueMap({'b': 'a'}, '1.0')])
+
+    class Things(VersionedRestController):
+        @versioned_wsexpose(Thing, wtypes.text)
+        def get_one(self, ident):
+            return Thing(state='b')
+
+    class Root:
+        things = Things()
+
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)],
+        guess_content_type_from_ext=True))
+    refused = app.get('/things/a.xml', expect_errors=True)
+    assert refused.status_int == 406
+    assert refused.json['errors'][0]['code'] == 'microversion.json_only'
+    assert app.get('/things/a.json').json == {'state': 'a'}

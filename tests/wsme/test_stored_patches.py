@@ -162,30 +162,41 @@ def _machine():
     return Machine
 
 
-def test_removing_a_nested_item_removes_that_item():
-    # Items an old version sees alike are told apart by their place: the
-    # list is patched as stored, not rebuilt from what the version shows.
+@pytest.mark.parametrize('operations', [
+    [{'op': 'remove', 'path': '/gears/0'}],
+    [{'op': 'move', 'from': '/gears/1', 'path': '/gears/0'}],
+    [{'op': 'test', 'path': '/gears/0/state', 'value': 'gone'}],
+    [{'op': 'replace', 'path': '/gears/0/label', 'value': 'z'}],
+    [{'op': 'copy', 'from': '/gears/0', 'path': '/gears/-'}]])
+def test_nested_values_a_version_sees_otherwise_are_a_409(operations):
+    # Patched as stored, the list would show an old client a newer value
+    # (test), take its old form for the newest (replace), or rebuild items
+    # without what it cannot see (move): it must patch at a later version.
     machine = _machine()
-    stored = {'name': 'n', 'gears': [{'label': 'a', 'spin': 1},
-                                     {'label': 'a', 'spin': 2}]}
-    patched = apply_patch(machine, stored, [
-        {'op': 'remove', 'path': '/gears/0'}], Version(1, 0))
-    assert patched['gears'] == [{'label': 'a', 'spin': 2}]
     stored = {'name': 'n', 'gears': [{'label': 'a', 'state': 'gone'},
+                                     {'label': 'b', 'state': 'idle'}]}
+    error = _refused(lambda: apply_patch(machine, stored, operations,
+                                         Version(1, 1)), 409)
+    assert error.error_code == 'microversion.partly_hidden_value'
+    assert "'gears'" in error.detail
+    # the newest version patches the list as stored, item by item
+    patched = apply_patch(machine, stored, operations, Version(1, 2))
+    assert patched['name'] == 'n'
+
+
+def test_nested_values_a_version_sees_as_stored_are_patched_in_place():
+    machine = _machine()
+    stored = {'name': 'n', 'gears': [{'label': 'a', 'state': 'idle'},
                                      {'label': 'a', 'state': 'idle'}]}
     patched = apply_patch(machine, stored, [
         {'op': 'remove', 'path': '/gears/0'}], Version(1, 1))
     assert patched['gears'] == [{'label': 'a', 'state': 'idle'}]
-
-
-def test_a_nested_move_loses_nothing():
-    machine = _machine()
-    stored = {'name': 'n', 'gears': [{'label': 'a', 'state': 'gone'},
-                                     {'label': 'b', 'state': 'gone'}]}
-    patched = apply_patch(machine, stored, [
-        {'op': 'move', 'from': '/gears/1', 'path': '/gears/0'}], Version(1, 1))
-    assert patched['gears'] == [{'label': 'b', 'state': 'gone'},
-                                {'label': 'a', 'state': 'gone'}]
+    moved = apply_patch(machine, {'name': 'n', 'gears': [
+        {'label': 'a', 'state': 'gone', 'spin': 1},
+        {'label': 'b', 'state': 'gone', 'spin': 2}]}, [
+        {'op': 'move', 'from': '/gears/1', 'path': '/gears/0'}], Version(1, 2))
+    assert moved['gears'] == [{'label': 'b', 'state': 'gone', 'spin': 2},
+                              {'label': 'a', 'state': 'gone', 'spin': 1}]
 
 
 def test_a_bug_in_a_computed_field_is_the_services_not_a_400():

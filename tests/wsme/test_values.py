@@ -55,3 +55,28 @@ def test_unknown_members_of_an_object_are_named_not_wsmes_argument_none():
         check_json_value(Pair, {'left': 'l', 'rel': 'x', 'href': 'y'}, 'pair')
     assert caught.value.detail == (
         "Invalid value for field 'pair': 'pair' has no href, rel.")
+
+
+class _Invalid(Exception):
+    code = 400
+
+
+class _Level(wtypes.UserType):
+    """A user type raising its own error (Ironic's types do)."""
+
+    basetype = wtypes.text
+    name = 'level'
+
+    @staticmethod
+    def frombasetype(value):
+        if value not in ('low', 'high'):
+            raise _Invalid(f'{value!r} is no level')
+        return value
+
+
+def test_a_user_types_own_error_is_a_400():
+    check_json_value(_Level(), 'low', 'level')
+    with pytest.raises(RequestError) as caught:
+        check_json_value(_Level(), 'mid', 'level')
+    assert caught.value.code == 400
+    assert "'mid' is no level" in caught.value.detail
