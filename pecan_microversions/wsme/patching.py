@@ -15,13 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pecan_microversions.core.containers import DictOf, ListOf
 from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.patching import (
-    APPLY_ERRORS,
-    patch_failed,
-    same_json,
-)
+from pecan_microversions.core.patching import APPLY_ERRORS, patch_failed
 from pecan_microversions.core.stored_patches import patch_stored
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
@@ -47,10 +44,10 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
     newest name converted down, a computed one as ``version`` shows it,
     and a change is written back converted up (a 409 where that would erase
     what ``version`` cannot see).  Values nested below a field are patched
-    as stored; where ``version`` sees them otherwise (objects of nested
-    types with changes of their own), an operation reaching into the field
-    is a 409: :func:`~pecan_microversions.wsme.conversion.patch_newest`
-    converts such fields.
+    as stored; where the changes of nested types apply at ``version``, an
+    operation reaching into a field holding them is a 409:
+    :func:`~pecan_microversions.wsme.conversion.patch_newest` converts such
+    fields.
 
     :param document: the stored resource as a JSON-like dict of public
         names, in its newest representation.
@@ -68,8 +65,8 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
     except RecursionError:
         raise body_too_deep() from None
     converter = converter_of(datatype)
-    if isinstance(converter, Conversion):
-        _check_nested(converter, document, operations, version)
+    if converter is not None:
+        _check_nested(converter, operations, version)
     return patch_stored(
         document, operations, version,
         None if binding is None else binding.conversion,
@@ -77,30 +74,50 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
         lambda view, result: _judge(datatype, view, result, version))
 
 
-def _check_nested(conversion: Conversion, document: Mapping[str, Any],
-                  operations: list[dict[str, Any]], version: Version) -> None:
-    """A 409 for an operation reaching into a field that holds objects of
-    types with changes of their own, where ``version`` sees the stored
-    value otherwise: patched as stored, it would read values the version
-    cannot see, or store the version's form in the newest document."""
-    nested = [s for s in conversion.plan(version) if s.nested is not None
-              and s.name in document]
-    if not nested:
+def _check_nested(converter: Any, operations: list[dict[str, Any]],
+                  version: Version) -> None:
+    """A 409 for an operation reaching into a field holding objects of
+    types whose values or names ``version`` sees converted (their
+    ``changes=`` apply at ``version``): patched as stored, it would show
+    the client newer values, or store its old form as the newest."""
+    if isinstance(converter, Conversion):
+        converting = {s.key for s in converter.plan(version)
+                      if s.nested is not None
+                      and _converts(s.nested, version, set())}
+    else:  # an unversioned type holding versioned ones
+        converting = {name for name, nested in getattr(
+            converter, 'nested', {}).items()
+            if _converts(nested, version, set())}
+    if not converting:
         return
-    shown = conversion.down(document, version)
-    differ = {s.key for s in nested
-              if not same_json(shown.get(s.key), document[s.name])}
     for operation in operations:
         for member in ('path', 'from'):
             pointer = operation.get(member)
-            if isinstance(pointer, str) and pointer.startswith('/') and (
-                    _unescape(pointer[1:].split('/')[0]) in differ):
-                key = _unescape(pointer[1:].split('/')[0])
+            if not (isinstance(pointer, str) and pointer.startswith('/')):
+                continue
+            key = _unescape(pointer[1:].split('/')[0])
+            if key in converting:
                 raise RequestError(
-                    f'Field {key!r} holds what version {version} shows '
-                    'otherwise; change it at a later version, which shows '
-                    'it as stored.', status=409,
+                    f'Field {key!r} holds values version {version} shows '
+                    'converted; change it at a later version, which shows '
+                    'them as stored.', status=409,
                     error_code='microversion.partly_hidden_value')
+
+
+def _converts(converter: Any, version: Version, seen: set[int]) -> bool:
+    """Whether ``converter`` changes values or names at ``version``."""
+    while isinstance(converter, (ListOf, DictOf)):
+        converter = converter.item
+    if id(converter) in seen:
+        return False
+    seen.add(id(converter))
+    if not isinstance(converter, Conversion):
+        return any(_converts(c, version, seen)
+                   for c in getattr(converter, 'nested', {}).values())
+    return any(s.down or s.compute is not None or s.key != s.name
+               or (s.nested is not None and _converts(s.nested, version,
+                                                      seen))
+               for s in converter.plan(version))
 
 
 def _unescape(part: str) -> str:

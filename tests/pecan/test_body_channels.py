@@ -509,3 +509,36 @@ def test_user_type_arguments_in_a_json_body(body, status):
     assert response.status_int == status, response.body
     if status == 200:
         assert response.json.startswith('a True')
+
+
+class _Paints(VersionedRestController):
+    @versioned_wsexpose([wtypes.text])
+    def get_all(self):
+        return []
+
+    @versioned_wsexpose(wtypes.text, wtypes.text,
+                        wtypes.Enum(str, 'red', 'blue'),
+                        wtypes.StringType(max_length=3))
+    def put(self, ident, color=None, short=None):
+        return f'{ident} {color} {short}'
+
+
+@pytest.mark.parametrize('body, status', [
+    ({'color': 'red', 'short': 'abc'}, 200), ({'color': 'green'}, 400),
+    ({'short': 'toolong'}, 400), ({'color': 7}, 400)])
+def test_enum_and_string_arguments_in_a_json_body_are_validated(body, status):
+    class Root:
+        paints = _Paints()
+
+    registry = VersionRegistry('pt', [('1.0', 'a')])
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)]))
+    response = app.put('/paints/a', json.dumps(body), expect_errors=True,
+                       headers={'Content-Type': 'application/json'})
+    assert response.status_int == status, response.body
+    if status == 400:
+        assert code_of_any(response) == 'microversion.invalid_value'
+
+
+def code_of_any(response):
+    return response.json['errors'][0]['code']

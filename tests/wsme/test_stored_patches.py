@@ -184,19 +184,35 @@ def test_nested_values_a_version_sees_otherwise_are_a_409(operations):
     assert patched['name'] == 'n'
 
 
-def test_nested_values_a_version_sees_as_stored_are_patched_in_place():
+def test_nested_values_are_patched_in_place_where_no_change_applies():
+    # At 1.2 no change of the gear's applies: the list is patched as
+    # stored, item by item, what 1.0 could not see (spin) kept; a field
+    # the version lacks is no conversion.
     machine = _machine()
-    stored = {'name': 'n', 'gears': [{'label': 'a', 'state': 'idle'},
-                                     {'label': 'a', 'state': 'idle'}]}
+    stored = {'name': 'n', 'gears': [{'label': 'a', 'state': 'idle',
+                                      'spin': 1},
+                                     {'label': 'a', 'state': 'idle',
+                                      'spin': 2}]}
     patched = apply_patch(machine, stored, [
-        {'op': 'remove', 'path': '/gears/0'}], Version(1, 1))
-    assert patched['gears'] == [{'label': 'a', 'state': 'idle'}]
-    moved = apply_patch(machine, {'name': 'n', 'gears': [
-        {'label': 'a', 'state': 'gone', 'spin': 1},
-        {'label': 'b', 'state': 'gone', 'spin': 2}]}, [
+        {'op': 'remove', 'path': '/gears/0'}], Version(1, 2))
+    assert patched['gears'] == [{'label': 'a', 'state': 'idle', 'spin': 2}]
+    moved = apply_patch(machine, stored, [
         {'op': 'move', 'from': '/gears/1', 'path': '/gears/0'}], Version(1, 2))
-    assert moved['gears'] == [{'label': 'b', 'state': 'gone', 'spin': 2},
-                              {'label': 'a', 'state': 'gone', 'spin': 1}]
+    assert [g['spin'] for g in moved['gears']] == [2, 1]
+
+
+def test_an_old_write_into_nested_values_is_refused_even_if_they_look_alike():
+    # The stored values look the same at 1.1 ('idle'), but 'removed'-like
+    # old values sent there would be stored unconverted: refused as well,
+    # and a patch of other fields never converts the nested ones.
+    machine = _machine()
+    stored = {'name': 'n', 'gears': []}
+    _refused(lambda: apply_patch(machine, stored, [
+        {'op': 'add', 'path': '/gears/-',
+         'value': {'label': 'x', 'state': 'idle'}}], Version(1, 1)), 409)
+    renamed = apply_patch(machine, stored, [
+        {'op': 'replace', 'path': '/name', 'value': 'm'}], Version(1, 1))
+    assert renamed == {'name': 'm', 'gears': []}
 
 
 def test_a_bug_in_a_computed_field_is_the_services_not_a_400():
