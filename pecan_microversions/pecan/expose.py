@@ -158,6 +158,13 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                                      get_registry(request).request_formats)
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
+            if body_name is None and isinstance(data, dict) and len(
+                    args) < len(from_path) and not all(
+                    n in kwargs or n in data for n in from_path[len(args):]):
+                # DELETE /v1/nodes with a JSON body that names no item.
+                refused = missing_item(name, self, args, version, request)
+                if refused is not None:
+                    raise refused
             if (body_index is not None and len(args) > body_index
                     and isinstance(args[body_index], str)):
                 # Pecan placed a value where the body argument goes: the

@@ -513,3 +513,27 @@ def test_arguments_a_body_gives_are_not_a_missing_item():
                    params='{"ident": "x", "name": "n"}').json == 'x:n'
     refused = app.put('/things', headers=HEADERS, expect_errors=True)
     assert refused.status_int == 405
+
+
+@pytest.mark.parametrize('body', [{}, {'name': 'n'}])
+def test_a_json_body_that_names_no_item_is_the_collections_405(body):
+    class Named(VersionedRestController):
+        @versioned_wsexpose([wtypes.text])
+        def get_all(self):
+            return []
+
+        @versioned_wsexpose(wtypes.text, wtypes.text, wtypes.text)
+        def put(self, ident, name=None):
+            return f'{ident}:{name}'
+
+    class Root:
+        things = Named()
+
+    app = _app('render', Root())
+    refused = app.put('/things', json.dumps(body), headers=HEADERS,
+                      content_type='application/json', expect_errors=True)
+    assert refused.status_int == 405
+    assert refused.headers['Allow'] == 'GET, HEAD'
+    assert app.put('/things', json.dumps({**body, 'ident': 'x'}),
+                   headers=HEADERS, content_type='application/json'
+                   ).json.startswith('x:')
