@@ -77,9 +77,10 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
 def _check_nested(converter: Any, operations: list[dict[str, Any]],
                   version: Version) -> None:
     """A 409 for an operation reaching into a field holding objects of
-    types whose values or names ``version`` sees converted (their
-    ``changes=`` apply at ``version``): patched as stored, it would show
-    the client newer values, or store its old form as the newest."""
+    types whose values or names ``version`` sees converted (their value
+    maps, retypes or renames apply at ``version``): patched as stored, it
+    would show the client newer values, or store its old form as the
+    newest."""
     if isinstance(converter, Conversion):
         converting = {s.key for s in converter.plan(version)
                       if s.nested is not None
@@ -114,7 +115,8 @@ def _converts(converter: Any, version: Version, seen: set[int]) -> bool:
     if not isinstance(converter, Conversion):
         return any(_converts(c, version, seen)
                    for c in getattr(converter, 'nested', {}).values())
-    return any(s.down or s.compute is not None or s.key != s.name
+    # A computed field is not stored: no stored value is converted.
+    return any(s.down or s.key != s.name
                or (s.nested is not None and _converts(s.nested, version,
                                                       seen))
                for s in converter.plan(version))

@@ -56,27 +56,43 @@ def check_json_value(datatype: Any, value: Any, label: str) -> None:
 
 def check_json_argument(datatype: Any, value: Any, label: str) -> None:
     """Refuse ``value``, given by name in a JSON body for a method's
-    argument of ``datatype``, where WSME would hand it to the method as it
-    is although it is no text: a number, an object or a list for a text
-    argument, at any depth of lists and dicts.  WSME converts the rest
-    (numbers, dates) itself, and a user type its own values (Ironic's
-    boolean takes ``true`` as well as ``"true"``).
+    argument of ``datatype``, where WSME would hand it to the method
+    unchecked: what is no text for a text argument (a number, an object, a
+    list), and a value one of WSME's own validating types (``Enum``,
+    ``StringType``, ``IntegerType``, or lists and dicts of them) refuses,
+    as it refuses it in a body's attribute.  A service's own user types
+    convert and check their values as WSME lets them.
 
     :raises ~pecan_microversions.core.errors.RequestError: 400
         ``microversion.invalid_value``.
     """
+    _check_text(datatype, value, label)
+    item = datatype
+    while isinstance(item, (wtypes.ArrayType, wtypes.DictType)):
+        item = (item.item_type if isinstance(item, wtypes.ArrayType)
+                else item.value_type)
+    if isinstance(item, _VALIDATING):
+        check_json_value(datatype, value, label)
+
+
+#: WSME's own user types, which validate the value they are given (a
+#: service's own may validate only what comes from the client).
+_VALIDATING = (wtypes.Enum, wtypes.StringType, wtypes.IntegerType)
+
+
+def _check_text(datatype: Any, value: Any, label: str) -> None:
     if value is None:
         return
     if isinstance(datatype, wtypes.ArrayType):
         if not isinstance(value, list):
             raise _not_a(value, label, 'a list')
         for index, item in enumerate(value):
-            check_json_argument(datatype.item_type, item, f'{label}[{index}]')
+            _check_text(datatype.item_type, item, f'{label}[{index}]')
     elif isinstance(datatype, wtypes.DictType):
         if not isinstance(value, dict):
             raise _not_a(value, label, 'an object')
         for key, item in value.items():
-            check_json_argument(datatype.value_type, item, f'{label}[{key}]')
+            _check_text(datatype.value_type, item, f'{label}[{key}]')
     elif datatype in (wtypes.text, str) and not isinstance(value, str):
         raise _not_a(value, label, 'a string')
 

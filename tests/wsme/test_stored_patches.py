@@ -227,3 +227,30 @@ def test_a_bug_in_a_computed_field_is_the_services_not_a_400():
     with pytest.raises(KeyError):
         apply_patch(Thing, {'name': 'n'}, [
             {'op': 'replace', 'path': '/name', 'value': 'm'}], Version(1, 0))
+
+
+def test_a_nested_computed_field_is_no_conversion():
+    # A computed field without max_version is shown at every version and
+    # never stored: the newest version must not be refused for it.
+    registry = VersionRegistry('k', [('1.0', 'a'), ('1.1', 'b')])
+
+    @versioned_resource(registry, 'gear')
+    class Gear(wtypes.Base):
+        label = wtypes.text
+        size = int
+        doubled = versioned(int, readonly=True, changes=[
+            Computed(lambda g: (g.get('size') or 0) * 2, reads=['size'])])
+
+    @versioned_resource(registry, 'machine')
+    class Machine(wtypes.Base):
+        name = wtypes.text
+        gears = [Gear]
+
+    stored = {'name': 'n', 'gears': [{'label': 'a', 'size': 1},
+                                     {'label': 'b', 'size': 2}]}
+    for version in registry.versions:
+        patched = apply_patch(Machine, stored, [
+            {'op': 'remove', 'path': '/gears/0'},
+            {'op': 'replace', 'path': '/gears/0/label', 'value': 'z'}],
+            version)
+        assert patched['gears'] == [{'label': 'z', 'size': 2}]
