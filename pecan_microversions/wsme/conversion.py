@@ -51,9 +51,47 @@ def converter_of(datatype: Any) -> Optional[Converter]:
     key = _key(datatype)
     found = _converters.get(key, _PENDING)
     if found is _PENDING:
-        _converters[key] = None  # a cycle back here converts nothing more
-        found = _converters[key] = _build(datatype)
+        if not _changes(datatype, set()):
+            found = _converters[key] = None
+        else:
+            # A type holding itself (a tree's children) gets this one back
+            # while it is built: it converts once the build is done.
+            deferred = _converters[key] = _Deferred()
+            found = _converters[key] = deferred.target = _build(datatype)
     return found  # type: ignore[return-value]
+
+
+def _changes(datatype: Any, seen: set[Any]) -> bool:
+    """Whether ``datatype``, or a type it holds, declares a change of
+    representation (renames aside)."""
+    while isinstance(datatype, (wtypes.ArrayType, wtypes.DictType)):
+        datatype = (datatype.item_type if isinstance(
+            datatype, wtypes.ArrayType) else datatype.value_type)
+    if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)) or (
+            datatype in seen):
+        return False
+    seen.add(datatype)
+    binding = binding_of(datatype)
+    if binding is not None and binding.conversion.changes_values:
+        return True
+    return any(_changes(resolve_datatype(a.datatype), seen)
+               for a in wtypes.list_attributes(datatype))
+
+
+class _Deferred:
+    """The converter of a type still being built; ``target`` once built."""
+
+    target: Any = None
+
+    def down(self, value: Any, version: Version) -> Any:
+        return self.target.down(value, version)
+
+    def up(self, value: Any, version: Version) -> Any:
+        return self.target.up(value, version)
+
+    def merge(self, newest: Any, shown: Any, patched: Any,
+              version: Version) -> Any:
+        return self.target.merge(newest, shown, patched, version)
 
 
 def _key(datatype: Any) -> Any:

@@ -107,8 +107,10 @@ def _check_nested(converter: Any, operations: list[dict[str, Any]],
 
 def _converts(converter: Any, version: Version, seen: set[int]) -> bool:
     """Whether ``converter`` changes values or names at ``version``."""
+    # (``target``: a type holding itself, converted once built.)
+    converter = getattr(converter, 'target', converter)
     while isinstance(converter, (ListOf, DictOf)):
-        converter = converter.item
+        converter = getattr(converter.item, 'target', converter.item)
     if id(converter) in seen:
         return False
     seen.add(id(converter))

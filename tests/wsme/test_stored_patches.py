@@ -254,3 +254,38 @@ def test_a_nested_computed_field_is_no_conversion():
             {'op': 'replace', 'path': '/gears/0/label', 'value': 'z'}],
             version)
         assert patched['gears'] == [{'label': 'z', 'size': 2}]
+
+
+class _Tree(wtypes.Base):
+    """A type holding itself (module level: WSME resolves it by name)."""
+
+    name = wtypes.text
+
+
+def test_a_type_holding_itself_is_converted_all_the_way_down():
+    # Its converter used to stop at the first level: a child's mapped
+    # value reached an old client's patch (and patch_newest) unconverted.
+    from pecan_microversions.wsme.conversion import patch_newest
+
+    registry = VersionRegistry('tree', [('1.0', 'a'), ('1.1', 'b'),
+                                        ('1.2', 'c')])
+    _Tree.state = versioned(wtypes.Enum(str, 'idle', 'gone'),
+                            values={'gone': '1.2'},
+                            changes=[ValueMap({'gone': 'idle'}, '1.1')])
+    _Tree.children = [_Tree]
+    wtypes.registry.reregister(_Tree)
+    tree = versioned_resource(registry, 'tree')(_Tree)
+    stored = {'name': 'root', 'state': 'idle', 'children': [
+        {'name': 'c', 'state': 'gone', 'children': [
+            {'name': 'g', 'state': 'gone', 'children': []}]}]}
+    shown = response_json(tree, stored, Version(1, 1))
+    assert shown['children'][0]['children'][0]['state'] == 'idle'
+    error = _refused(lambda: apply_patch(tree, stored, [
+        {'op': 'test', 'path': '/children/0/state', 'value': 'gone'}],
+        Version(1, 1)), 409)
+    assert error.error_code == 'microversion.partly_hidden_value'
+    kept = patch_newest(tree, stored, [
+        {'op': 'replace', 'path': '/children/0/name', 'value': 'd'}],
+        Version(1, 1))
+    assert kept['children'][0] == {'name': 'd', 'state': 'gone', 'children': [
+        {'name': 'g', 'state': 'gone', 'children': []}]}
