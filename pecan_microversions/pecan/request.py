@@ -107,7 +107,7 @@ def get_registry(request: Optional[Any] = None) -> VersionRegistry:
 def request_line(request: Optional[Any] = None, *,
                  head_as_get: bool = True) -> str:
     """``METHOD /path`` of the current (or given) request, for an error's
-    detail.
+    detail (``METHOD`` as Pecan routed it, ``_method`` overriding).
 
     :param head_as_get: name ``HEAD`` ``GET``: a ``HEAD`` that the ``GET``
         handler answers must send the ``GET``'s headers, ``Content-Length``
@@ -116,6 +116,9 @@ def request_line(request: Optional[Any] = None, *,
     """
     request = current_request(request)
     method = request.method
+    if '_method' in request.environ.get('QUERY_STRING', ''):
+        # Pecan's override (POST /v1/nodes/1?_method=patch): what it routed.
+        method = str(request.GET.get('_method') or method).upper()
     if head_as_get and method == 'HEAD':
         method = 'GET'
     return f'{method} {request.path}'
