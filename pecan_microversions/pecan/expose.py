@@ -51,7 +51,7 @@ from pecan_microversions.pecan.request import (
     get_version,
 )
 from pecan_microversions.pecan.unfilled import missing_item, url_refusal
-from pecan_microversions.wsme.checking import resolve_datatype
+from pecan_microversions.wsme.checking import body_too_deep, resolve_datatype
 from pecan_microversions.wsme.conversion import converter_of, up_from
 from pecan_microversions.wsme.fields import check_bound
 from pecan_microversions.wsme.filtering import (
@@ -143,8 +143,8 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         def outer(self: Any, *args: Any, **kwargs: Any) -> Any:
             request = current_request()
             version = get_version(request)
-            if len(args) < len(from_path) and not all(
-                    n in kwargs for n in from_path[len(args):]) and (
+            if len(args) < len(from_path) and _lacks_item(
+                    from_path, args, kwargs, request) and (
                     body_name is not None or not request.is_body_readable):
                 # PATCH /v1/nodes: the item's method, without the item (a
                 # body of arguments, as XML say, may still give them).
@@ -159,8 +159,8 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
             if body_name is None and isinstance(data, dict) and len(
-                    args) < len(from_path) and not all(
-                    n in kwargs or n in data for n in from_path[len(args):]):
+                    args) < len(from_path) and _lacks_item(
+                    from_path, args, {**kwargs, **data}, request):
                 # DELETE /v1/nodes with a JSON body that names no item.
                 refused = missing_item(name, self, args, version, request)
                 if refused is not None:
@@ -180,7 +180,10 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             if data is None:
                 data = NOT_PARSED  # none, or malformed: WSME answers it
             elif body_converter is not None:
-                data = up_from(definition.body_type, data, version)
+                try:
+                    data = up_from(definition.body_type, data, version)
+                except RecursionError:
+                    raise APIError.from_error(body_too_deep()) from None
                 converted = body_name
 
             def method(controller: Any, *args: Any, **kwargs: Any) -> Any:
@@ -210,6 +213,18 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         return outer
 
     return decorate
+
+
+def _lacks_item(from_path: list[str], args: tuple[Any, ...],
+                named: Any, request: Any) -> bool:
+    """Whether the request leaves out the path argument after ``args``
+    (an item's identifier), which no name in ``named`` (the query, the
+    body) gives, and gives none of the path arguments by name (Pecan then
+    passes those positionally too: ``args`` is not the URL's)."""
+    names = set(named) | set(request.GET.keys()) if request.environ.get(
+        'QUERY_STRING') else set(named)
+    return from_path[len(args)] not in names and not any(
+        n in names for n in from_path[:len(args)])
 
 
 def _json_only() -> APIError:

@@ -19,6 +19,7 @@ from pecan_microversions.core.containers import DictOf, ListOf
 from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.patching import APPLY_ERRORS, patch_failed
+from pecan_microversions.core.representations import Computed
 from pecan_microversions.core.stored_patches import patch_stored
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
@@ -117,8 +118,13 @@ def _converts(converter: Any, version: Version, seen: set[int]) -> bool:
     if not isinstance(converter, Conversion):
         return any(_converts(c, version, seen)
                    for c in getattr(converter, 'nested', {}).values())
-    # A computed field is not stored: no stored value is converted.
+    # A field computed at every version is never stored: it converts no
+    # stored value (one computed up to a version is stored after it).
+    never_stored = {f.name for f in converter.fields
+                    if any(isinstance(c, Computed) and c.max_version is None
+                           for c in f.changes)}
     return any(s.down or s.key != s.name
+               or (s.compute is not None and s.name not in never_stored)
                or (s.nested is not None and _converts(s.nested, version,
                                                       seen))
                for s in converter.plan(version))

@@ -537,3 +537,28 @@ def test_a_json_body_that_names_no_item_is_the_collections_405(body):
     assert app.put('/things', json.dumps({**body, 'ident': 'x'}),
                    headers=HEADERS, content_type='application/json'
                    ).json.startswith('x:')
+
+
+@pytest.mark.parametrize('url, body', [
+    ('/things', {'ident': 'x'}), ('/things?ident=x', None)])
+def test_an_item_named_but_another_argument_missing_is_a_400(url, body):
+    # Pecan passes a named identifier positionally too: the client gave
+    # the item and left out another argument, not the item.
+    class Pair(VersionedRestController):
+        @versioned_wsexpose([wtypes.text])
+        def get_all(self):
+            return []
+
+        @versioned_wsexpose(wtypes.text, wtypes.text, wtypes.text)
+        def put(self, ident, name):
+            return f'{ident}:{name}'
+
+    class Root:
+        things = Pair()
+
+    app = _app('render', Root())
+    sent = {} if body is None else {'params': json.dumps(body),
+                                    'content_type': 'application/json'}
+    refused = app.put(url, headers=HEADERS, expect_errors=True, **sent)
+    assert refused.status_int == 400, refused.body
+    assert 'name' in _error(refused)['detail']

@@ -24,6 +24,7 @@ from pecan_microversions.core.schema import Schema, field
 from pecan_microversions.demo.store import NodeStore
 from pecan_microversions.demo.types import Node, node_data
 from pecan_microversions.pecan.current import response_json
+from pecan_microversions.wsme.conversion import patch_newest
 from pecan_microversions.wsme.patching import apply_patch
 
 V18, V19 = Version(1, 8), Version(1, 9)
@@ -262,19 +263,27 @@ class _Tree(wtypes.Base):
     name = wtypes.text
 
 
+_TREE: list = []
+
+
+def _tree():
+    """_Tree with a state mapped before 1.2 and its children, bound once."""
+    if not _TREE:
+        registry = VersionRegistry('tree', [('1.0', 'a'), ('1.1', 'b'),
+                                            ('1.2', 'c')])
+        _Tree.state = versioned(wtypes.Enum(str, 'idle', 'gone'),
+                                values={'gone': '1.2'},
+                                changes=[ValueMap({'gone': 'idle'}, '1.1')])
+        _Tree.children = [_Tree]
+        wtypes.registry.reregister(_Tree)
+        _TREE.append(versioned_resource(registry, 'tree')(_Tree))
+    return _TREE[0]
+
+
 def test_a_type_holding_itself_is_converted_all_the_way_down():
     # Its converter used to stop at the first level: a child's mapped
     # value reached an old client's patch (and patch_newest) unconverted.
-    from pecan_microversions.wsme.conversion import patch_newest
-
-    registry = VersionRegistry('tree', [('1.0', 'a'), ('1.1', 'b'),
-                                        ('1.2', 'c')])
-    _Tree.state = versioned(wtypes.Enum(str, 'idle', 'gone'),
-                            values={'gone': '1.2'},
-                            changes=[ValueMap({'gone': 'idle'}, '1.1')])
-    _Tree.children = [_Tree]
-    wtypes.registry.reregister(_Tree)
-    tree = versioned_resource(registry, 'tree')(_Tree)
+    tree = _tree()
     stored = {'name': 'root', 'state': 'idle', 'children': [
         {'name': 'c', 'state': 'gone', 'children': [
             {'name': 'g', 'state': 'gone', 'children': []}]}]}
@@ -289,3 +298,38 @@ def test_a_type_holding_itself_is_converted_all_the_way_down():
         Version(1, 1))
     assert kept['children'][0] == {'name': 'd', 'state': 'gone', 'children': [
         {'name': 'g', 'state': 'gone', 'children': []}]}
+
+
+def test_a_deep_document_of_a_type_holding_itself_is_a_400_not_a_500():
+    stored = {'name': 'leaf', 'state': 'idle', 'children': []}
+    for _ in range(400):
+        stored = {'name': 'n', 'state': 'idle', 'children': [stored]}
+    error = _refused(lambda: patch_newest(_tree(), stored, [
+        {'op': 'replace', 'path': '/name', 'value': 'm'}], Version(1, 1)))
+    assert error.error_code == 'microversion.body_too_deep'
+
+
+def test_a_nested_field_computed_up_to_a_version_is_a_conversion():
+    # Stored from 1.2 on, shown computed before: an old client must not
+    # read or write the stored value through a patch.
+    registry = VersionRegistry('q', [('1.0', 'a'), ('1.1', 'b'), ('1.2', 'c')])
+
+    @versioned_resource(registry, 'gear')
+    class Gear(wtypes.Base):
+        label = wtypes.text
+        size = versioned(int, changes=[Computed(lambda g: 0,
+                                                max_version='1.1')])
+
+    @versioned_resource(registry, 'machine')
+    class Machine(wtypes.Base):
+        name = wtypes.text
+        gears = [Gear]
+
+    stored = {'name': 'n', 'gears': [{'label': 'a', 'size': 7}]}
+    for operation in ({'op': 'test', 'path': '/gears/0/size', 'value': 7},
+                      {'op': 'replace', 'path': '/gears/0/size', 'value': 3}):
+        _refused(lambda op=operation: apply_patch(
+            Machine, stored, [op], Version(1, 1)), 409)
+    patched = apply_patch(Machine, stored, [
+        {'op': 'replace', 'path': '/gears/0/size', 'value': 3}], Version(1, 2))
+    assert patched['gears'] == [{'label': 'a', 'size': 3}]
