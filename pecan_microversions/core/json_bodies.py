@@ -18,7 +18,7 @@ from typing import Any, Union
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.patching import body_too_deep
 
-__all__ = ['DECODER', 'StrictJSONError', 'nested_too_deep',
+__all__ = ['DECODER', 'StrictJSONError', 'deeper_than', 'nested_too_deep',
            'raised_by_decoder', 'read_json', 'utf8_text']
 
 _REFUSE = object()
@@ -112,4 +112,18 @@ def nested_too_deep(body: Union[bytes, str]) -> bool:
         return True
     except ValueError:
         return False
+    return False
+
+
+def deeper_than(value: Any, limit: int) -> bool:
+    """Whether parsed JSON ``value`` nests objects and arrays more than
+    ``limit`` levels deep (walked without recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth >= limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
     return False

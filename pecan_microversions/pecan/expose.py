@@ -34,6 +34,8 @@ from pecan_microversions.compat import (
     function_definition,
 )
 from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.json_bodies import deeper_than
+from pecan_microversions.core.patching import MAX_DEPTH
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.arguments import (
     body_names,
@@ -50,6 +52,7 @@ from pecan_microversions.pecan.request import (
     get_registry,
     get_version,
 )
+from pecan_microversions.pecan.subresources import routed_arguments
 from pecan_microversions.pecan.unfilled import missing_item, url_refusal
 from pecan_microversions.wsme.checking import body_too_deep, resolve_datatype
 from pecan_microversions.wsme.conversion import converter_of, up_from
@@ -144,7 +147,7 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             request = current_request()
             version = get_version(request)
             if len(args) < len(from_path) and _lacks_item(
-                    from_path, args, kwargs, request) and (
+                    from_path, kwargs, request) and (
                     body_name is not None or not request.is_body_readable):
                 # PATCH /v1/nodes: the item's method, without the item (a
                 # body of arguments, as XML say, may still give them).
@@ -160,7 +163,7 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 raise APIError.from_error(exc) from None
             if body_name is None and isinstance(data, dict) and len(
                     args) < len(from_path) and _lacks_item(
-                    from_path, args, {**kwargs, **data}, request):
+                    from_path, {**kwargs, **data}, request):
                 # DELETE /v1/nodes with a JSON body that names no item.
                 refused = missing_item(name, self, args, version, request)
                 if refused is not None:
@@ -180,10 +183,9 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             if data is None:
                 data = NOT_PARSED  # none, or malformed: WSME answers it
             elif body_converter is not None:
-                try:
-                    data = up_from(definition.body_type, data, version)
-                except RecursionError:
-                    raise APIError.from_error(body_too_deep()) from None
+                if deeper_than(data, MAX_DEPTH):  # converted recursively
+                    raise APIError.from_error(body_too_deep())
+                data = up_from(definition.body_type, data, version)
                 converted = body_name
 
             def method(controller: Any, *args: Any, **kwargs: Any) -> Any:
@@ -215,16 +217,17 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
     return decorate
 
 
-def _lacks_item(from_path: list[str], args: tuple[Any, ...],
-                named: Any, request: Any) -> bool:
-    """Whether the request leaves out the path argument after ``args``
-    (an item's identifier), which no name in ``named`` (the query, the
-    body) gives, and gives none of the path arguments by name (Pecan then
-    passes those positionally too: ``args`` is not the URL's)."""
+def _lacks_item(from_path: list[str], named: Any, request: Any) -> bool:
+    """Whether the request leaves out the item's identifier: the path
+    argument after the parents' identifiers (Pecan's routing arguments,
+    from the URL), which no name in ``named`` (the body) or the query
+    gives either (Pecan passes those positionally too)."""
+    routed = routed_arguments(request)
+    if routed >= len(from_path):
+        return False
     names = set(named) | set(request.GET.keys()) if request.environ.get(
         'QUERY_STRING') else set(named)
-    return from_path[len(args)] not in names and not any(
-        n in names for n in from_path[:len(args)])
+    return from_path[routed] not in names
 
 
 def _json_only() -> APIError:

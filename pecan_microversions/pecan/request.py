@@ -116,9 +116,14 @@ def request_line(request: Optional[Any] = None, *,
     """
     request = current_request(request)
     method = request.method
-    if '_method' in request.environ.get('QUERY_STRING', ''):
-        # Pecan's override (POST /v1/nodes/1?_method=patch): what it routed.
-        method = str(request.GET.get('_method') or method).upper()
+    if method == 'POST' or '_method' in request.environ.get('QUERY_STRING',
+                                                             ''):
+        # Pecan's override, from the query or a form body (POST
+        # /v1/nodes/1?_method=patch): the method it routed.
+        try:
+            method = str(request.params.get('_method') or method).upper()
+        except (ValueError, UnicodeDecodeError):  # a body WebOb cannot read
+            pass
     if head_as_get and method == 'HEAD':
         method = 'GET'
     return f'{method} {request.path}'

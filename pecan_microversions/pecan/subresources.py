@@ -33,9 +33,10 @@ from pecan_microversions.pecan.request import get_version, request_line
 from pecan_microversions.pecan.unfilled import url_refusal
 
 __all__ = ['ResourceGate', 'ResourceRange', 'VersionedRestController',
-           'judged_refusal', 'versioned_subresource']
+           'judged_refusal', 'routed_arguments', 'versioned_subresource']
 
 _RESOURCE_CODE = 'microversion.resource_not_found'
+_ROUTED_KEY = 'pecan_microversions.routed_arguments'
 
 
 class VersionedRestController(pecan.rest.RestController):
@@ -85,6 +86,10 @@ class VersionedRestController(pecan.rest.RestController):
             # own routing rewrites Allow with its methods on the way out.
             exc.allow = exc._microversion_allow
             raise
+        # The parents' identifiers Pecan will pass first (it drops its note
+        # of them before the call): read by an item method's 405.
+        request.environ[_ROUTED_KEY] = len(
+            request.pecan.get('routing_args', ()))
         given = len(remainder) - (bool(remainder) and remainder[-1] == '')
         if given and getattr(handler, '__self__', None) is self and (
                 _fills_body(handler, given, request)):
@@ -92,6 +97,13 @@ class VersionedRestController(pecan.rest.RestController):
             # trailing slash, PUT /things/<id>/, is no segment).
             raise url_refusal(self, list(args), get_version(request), request)
         return handler, remainder
+
+
+def routed_arguments(request: Any) -> int:
+    """How many of the arguments Pecan passes the method a
+    :class:`VersionedRestController` routed the request to are its parents'
+    identifiers, from the URL (``o1`` of ``/owners/o1/parts``)."""
+    return request.environ.get(_ROUTED_KEY, 0)  # type: ignore[no-any-return]
 
 
 def _fills_body(handler: Any, given: int, request: Any) -> bool:

@@ -18,11 +18,7 @@ import wsme.rest.json
 from wsme import types as wtypes
 
 from pecan_microversions.core.conversion import Conversion, DictOf, ListOf
-from pecan_microversions.core.patching import (
-    body_too_deep,
-    patched_copy,
-    same_json,
-)
+from pecan_microversions.core.patching import patched_copy, same_json
 from pecan_microversions.core.representations import Converter
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
@@ -221,12 +217,9 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
         raise TypeError(f'{datatype!r} is not bound to a registry.')
     conversion = (converter if isinstance(converter, Conversion)
                   else binding.conversion)
-    try:
-        shown = conversion.down(newest, version)
-        changed = patched_copy(shown, operations)
-        patched = conversion.merge(newest, shown, changed, version)
-    except RecursionError:
-        raise body_too_deep() from None
+    shown = conversion.down(newest, version)
+    changed = patched_copy(shown, operations)
+    patched = conversion.merge(newest, shown, changed, version)
     for name, value in patched.items():
         attr = binding.by_name.get(name)
         if attr is not None and not same_json(value,

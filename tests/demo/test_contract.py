@@ -562,3 +562,11 @@ def test_a_method_override_is_named_as_pecan_routed_it(api):
     error = assert_error(response, 405)
     assert error['detail'].startswith(f'PATCH /v1/nodes/{SEED} is not '
                                       'available in version 1.2')
+
+
+def test_a_method_override_in_a_form_body_is_named_as_routed(api):
+    response = api.post(f'/v1/nodes/{SEED}', '_method=patch', headers=dict(
+        hdr('1.2'), **{'Content-Type': 'application/x-www-form-urlencoded'}),
+        expect_errors=True)
+    error = assert_error(response, 405)
+    assert error['detail'].startswith(f'PATCH /v1/nodes/{SEED} is not ')

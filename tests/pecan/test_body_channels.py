@@ -482,6 +482,18 @@ class _Boolean(wtypes.UserType):
         return None if value is None else _Boolean.validate(value)
 
 
+def _put_json(controller, body):
+    """PUT ``body`` as JSON to ``/things/a`` of ``controller`` under the
+    hook (a one-version registry)."""
+    class Root:
+        things = controller
+
+    app = webtest.TestApp(pecan.make_app(Root(), hooks=[MicroversionHook(
+        VersionRegistry('args', [('1.0', 'a')]))]))
+    return app.put('/things/a', json.dumps(body), expect_errors=True,
+                   headers={'Content-Type': 'application/json'})
+
+
 class _Switches(VersionedRestController):
     @versioned_wsexpose([wtypes.text])
     def get_all(self):
@@ -498,14 +510,7 @@ class _Switches(VersionedRestController):
 def test_user_type_arguments_in_a_json_body(body, status):
     # The user type's own error is the client's 400 (not a 500), and a
     # number for a text argument is refused rather than handed on.
-    class Root:
-        switches = _Switches()
-
-    registry = VersionRegistry('sw', [('1.0', 'a')])
-    app = webtest.TestApp(pecan.make_app(
-        Root(), hooks=[MicroversionHook(registry)]))
-    response = app.put('/switches/a', json.dumps(body), expect_errors=True,
-                       headers={'Content-Type': 'application/json'})
+    response = _put_json(_Switches(), body)
     assert response.status_int == status, response.body
     if status == 200:
         assert response.json.startswith('a True')
@@ -527,21 +532,11 @@ class _Paints(VersionedRestController):
     ({'color': 'red', 'short': 'abc'}, 200), ({'color': 'green'}, 400),
     ({'short': 'toolong'}, 400), ({'color': 7}, 400)])
 def test_enum_and_string_arguments_in_a_json_body_are_validated(body, status):
-    class Root:
-        paints = _Paints()
-
-    registry = VersionRegistry('pt', [('1.0', 'a')])
-    app = webtest.TestApp(pecan.make_app(
-        Root(), hooks=[MicroversionHook(registry)]))
-    response = app.put('/paints/a', json.dumps(body), expect_errors=True,
-                       headers={'Content-Type': 'application/json'})
+    response = _put_json(_Paints(), body)
     assert response.status_int == status, response.body
     if status == 400:
-        assert code_of_any(response) == 'microversion.invalid_value'
-
-
-def code_of_any(response):
-    return response.json['errors'][0]['code']
+        assert response.json['errors'][0]['code'] == (
+            'microversion.invalid_value')
 
 
 class _Duration(wtypes.UserType):
@@ -581,14 +576,7 @@ def test_a_services_user_type_validates_itself(body, status):
     # WSME converts a user type's argument without validating the result:
     # a type validating the client's text only must not be refused for
     # its own converted value; WSME's own types (Enum) are validated.
-    class Root:
-        timers = _Timers()
-
-    registry = VersionRegistry('tm', [('1.0', 'a')])
-    app = webtest.TestApp(pecan.make_app(
-        Root(), hooks=[MicroversionHook(registry)]))
-    response = app.put('/timers/a', json.dumps(body), expect_errors=True,
-                       headers={'Content-Type': 'application/json'})
+    response = _put_json(_Timers(), body)
     assert response.status_int == status, response.body
     if body == {'wait': '5m'}:
         assert response.json == 'a 300 None'

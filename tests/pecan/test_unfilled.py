@@ -490,22 +490,29 @@ def test_a_path_segment_never_reaches_a_plain_wsexpose_body(method, url,
                            content_type='application/json').json == answer
 
 
+class _Named(VersionedRestController):
+    """``put`` takes the item's identifier and a name, both required."""
+
+    @versioned_wsexpose([wtypes.text])
+    def get_all(self):
+        return []
+
+    @versioned_wsexpose(wtypes.text, wtypes.text, wtypes.text)
+    def put(self, ident, name):
+        return f'{ident}:{name}'
+
+
+def _named_app():
+    class Root:
+        things = _Named()
+
+    return _app('render', Root())
+
+
 def test_arguments_a_body_gives_are_not_a_missing_item():
     # WSME reads a method's arguments from an XML (or text/javascript)
     # body too, which Pecan does not pass: the URL may lack the item.
-    class Named(VersionedRestController):
-        @versioned_wsexpose([wtypes.text])
-        def get_all(self):
-            return []
-
-        @versioned_wsexpose(wtypes.text, wtypes.text, wtypes.text)
-        def put(self, ident, name):
-            return f'{ident}:{name}'
-
-    class Root:
-        things = Named()
-
-    app = _app('render', Root())
+    app = _named_app()
     assert app.put('/things', headers=HEADERS, content_type='text/xml',
                    params='<parameters><ident>x</ident><name>n</name>'
                           '</parameters>').json == 'x:n'
@@ -517,26 +524,14 @@ def test_arguments_a_body_gives_are_not_a_missing_item():
 
 @pytest.mark.parametrize('body', [{}, {'name': 'n'}])
 def test_a_json_body_that_names_no_item_is_the_collections_405(body):
-    class Named(VersionedRestController):
-        @versioned_wsexpose([wtypes.text])
-        def get_all(self):
-            return []
-
-        @versioned_wsexpose(wtypes.text, wtypes.text, wtypes.text)
-        def put(self, ident, name=None):
-            return f'{ident}:{name}'
-
-    class Root:
-        things = Named()
-
-    app = _app('render', Root())
+    app = _named_app()
     refused = app.put('/things', json.dumps(body), headers=HEADERS,
                       content_type='application/json', expect_errors=True)
     assert refused.status_int == 405
     assert refused.headers['Allow'] == 'GET, HEAD'
-    assert app.put('/things', json.dumps({**body, 'ident': 'x'}),
+    assert app.put('/things', json.dumps({'name': 'n', **body, 'ident': 'x'}),
                    headers=HEADERS, content_type='application/json'
-                   ).json.startswith('x:')
+                   ).json == 'x:n'
 
 
 @pytest.mark.parametrize('url, body', [
@@ -544,21 +539,51 @@ def test_a_json_body_that_names_no_item_is_the_collections_405(body):
 def test_an_item_named_but_another_argument_missing_is_a_400(url, body):
     # Pecan passes a named identifier positionally too: the client gave
     # the item and left out another argument, not the item.
-    class Pair(VersionedRestController):
-        @versioned_wsexpose([wtypes.text])
-        def get_all(self):
-            return []
+    sent = {} if body is None else {'params': json.dumps(body),
+                                    'content_type': 'application/json'}
+    refused = _named_app().put(url, headers=HEADERS, expect_errors=True,
+                               **sent)
+    assert refused.status_int == 400, refused.body
+    assert 'name' in _error(refused)['detail']
 
-        @versioned_wsexpose(wtypes.text, wtypes.text, wtypes.text)
-        def put(self, ident, name):
-            return f'{ident}:{name}'
 
+class _Parts(VersionedRestController):
+    """``/owners/<owner_id>/parts``: the parent's id comes from the URL."""
+
+    @versioned_wsexpose([wtypes.text], wtypes.text)
+    def get_all(self, owner_id):
+        return [owner_id]
+
+    @versioned_wsexpose(wtypes.text, wtypes.text, wtypes.text, wtypes.text)
+    def put(self, owner_id, part_id, name=None):
+        return f'{owner_id}/{part_id}:{name}'
+
+
+class _Owners(VersionedRestController):
+    parts = _Parts()
+
+    @versioned_wsexpose([wtypes.text])
+    def get_all(self):
+        return []
+
+    @versioned_wsexpose(wtypes.text, wtypes.text)
+    def get_one(self, owner_id):
+        return owner_id
+
+
+@pytest.mark.parametrize('url, body', [
+    ('/owners/o1/parts', None), ('/owners/o1/parts?owner_id=o1', None),
+    ('/owners/o1/parts', {'owner_id': 'o1', 'name': 'n'})])
+def test_a_parents_id_named_again_is_no_item(url, body):
+    # The parent's id is Pecan's routing argument, from the URL: naming it
+    # again in the query or body does not give the part's identifier.
     class Root:
-        things = Pair()
+        owners = _Owners()
 
     app = _app('render', Root())
     sent = {} if body is None else {'params': json.dumps(body),
                                     'content_type': 'application/json'}
     refused = app.put(url, headers=HEADERS, expect_errors=True, **sent)
-    assert refused.status_int == 400, refused.body
-    assert 'name' in _error(refused)['detail']
+    assert refused.status_int == 405, refused.body
+    assert refused.headers['Allow'] == 'GET, HEAD'
+    assert app.put('/owners/o1/parts/p1', headers=HEADERS).json == 'o1/p1:None'
