@@ -57,7 +57,11 @@ def converter_of(datatype: Any) -> Optional[Converter]:
             # A type holding itself (a tree's children) gets this one back
             # while it is built: it converts once the build is done.
             deferred = _converters[key] = _Deferred()
-            found = _converters[key] = deferred.target = _build(datatype)
+            try:
+                found = _converters[key] = deferred.target = _build(datatype)
+            except BaseException:  # a declaration error: built again next time
+                del _converters[key]
+                raise
     return found  # type: ignore[return-value]
 
 

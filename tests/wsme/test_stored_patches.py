@@ -369,3 +369,26 @@ def test_a_nested_field_computed_up_to_a_version_is_a_conversion():
     patched = apply_patch(Machine, stored, [
         {'op': 'replace', 'path': '/gears/0/size', 'value': 3}], Version(1, 2))
     assert patched['gears'] == [{'label': 'a', 'size': 3}]
+
+
+class _Loose(wtypes.Base):
+    """A versioned attribute on a type never bound to a registry."""
+
+    x = versioned(int, min_version='1.1')
+
+
+def test_a_converter_that_failed_to_build_is_not_kept_half_built():
+    from pecan_microversions.core.errors import InvalidDeclarationError
+    from pecan_microversions.wsme.conversion import converter_of
+
+    registry = VersionRegistry('loose', [('1.0', 'a'), ('1.1', 'b')])
+
+    @versioned_resource(registry, 'holder')
+    class Holder(wtypes.Base):
+        s = versioned(wtypes.Enum(str, 'p', 'q'), values={'q': '1.1'},
+                      changes=[ValueMap({'q': 'p'}, '1.0')])
+        loose = _Loose
+
+    for _ in range(2):  # the same declaration error each time
+        with pytest.raises(InvalidDeclarationError):
+            converter_of(Holder)
