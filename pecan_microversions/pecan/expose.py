@@ -148,9 +148,11 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             version = get_version(request)
             if len(args) < len(from_path) and _lacks_item(
                     from_path, kwargs, request) and (
-                    body_name is not None or not request.is_body_readable):
+                    body_name is not None or not request.is_body_readable
+                    or media_format(request.content_type) == 'form'):
                 # PATCH /v1/nodes: the item's method, without the item (a
-                # body of arguments, as XML say, may still give them).
+                # body of arguments, as XML say, may still give them; a
+                # form's Pecan passes by name).
                 refused = missing_item(name, self, args, version, request)
                 if refused is not None:
                     raise refused

@@ -587,3 +587,14 @@ def test_a_parents_id_named_again_is_no_item(url, body):
     assert refused.status_int == 405, refused.body
     assert refused.headers['Allow'] == 'GET, HEAD'
     assert app.put('/owners/o1/parts/p1', headers=HEADERS).json == 'o1/p1:None'
+
+
+def test_a_form_body_that_names_no_item_is_the_collections_405():
+    app = _named_app()
+    form = 'application/x-www-form-urlencoded'
+    refused = app.put('/things', 'name=n', headers=HEADERS,
+                      content_type=form, expect_errors=True)
+    assert refused.status_int == 405
+    assert refused.headers['Allow'] == 'GET, HEAD'
+    assert app.put('/things', 'ident=x&name=n', headers=HEADERS,
+                   content_type=form).json == 'x:n'
