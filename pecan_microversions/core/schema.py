@@ -302,10 +302,9 @@ class Schema:
         it, and a change is written under the newest name converted up (a
         409 if that would erase what ``version`` cannot see), and under an
         older name the version shows as :meth:`check_body` stores it.  What
-        the patch changed is judged as
-        the client's body: a value a ``copy`` or ``move`` brings must be
-        allowed at ``version``; a mandatory field cannot end up null or
-        absent.
+        the patch changed is judged as the client's body: a value a
+        ``copy`` or ``move`` brings must be allowed at ``version``; a
+        mandatory field cannot end up null or absent.
 
         :raises ~pecan_microversions.core.errors.RequestError: the patch is refused
             or cannot be applied (a missing path, a failed ``test``, ...).

@@ -146,16 +146,14 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         def outer(self: Any, *args: Any, **kwargs: Any) -> Any:
             request = current_request()
             version = get_version(request)
-            if len(args) < len(from_path) and _lacks_item(
-                    from_path, kwargs, request) and (
+            if len(args) < len(from_path) and (
                     body_name is not None or not request.is_body_readable
                     or media_format(request.content_type) == 'form'):
                 # PATCH /v1/nodes: the item's method, without the item (a
                 # body of arguments, as XML say, may still give them; a
                 # form's Pecan passes by name).
-                refused = missing_item(name, self, args, version, request)
-                if refused is not None:
-                    raise refused
+                _refuse_missing_item(name, self, args, from_path, kwargs,
+                                     version, request)
             if json_only and not choose_json(request):
                 raise _json_only()  # before the controller acts
             try:
@@ -164,12 +162,10 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
             if body_name is None and isinstance(data, dict) and len(
-                    args) < len(from_path) and _lacks_item(
-                    from_path, {**kwargs, **data}, request):
+                    args) < len(from_path):
                 # DELETE /v1/nodes with a JSON body that names no item.
-                refused = missing_item(name, self, args, version, request)
-                if refused is not None:
-                    raise refused
+                _refuse_missing_item(name, self, args, from_path,
+                                     {**kwargs, **data}, version, request)
             if (body_index is not None and len(args) > body_index
                     and isinstance(args[body_index], str)):
                 # Pecan placed a value where the body argument goes: the
@@ -185,7 +181,9 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             if data is None:
                 data = NOT_PARSED  # none, or malformed: WSME answers it
             elif body_converter is not None:
-                if deeper_than(data, MAX_DEPTH):  # converted recursively
+                length = request.content_length
+                if (length is None or length > 2 * MAX_DEPTH) and (
+                        deeper_than(data, MAX_DEPTH)):  # converted by recursion
                     raise APIError.from_error(body_too_deep())
                 data = up_from(definition.body_type, data, version)
                 converted = body_name
@@ -219,17 +217,23 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
     return decorate
 
 
-def _lacks_item(from_path: list[str], named: Any, request: Any) -> bool:
-    """Whether the request leaves out the item's identifier: the path
-    argument after the parents' identifiers (Pecan's routing arguments,
-    from the URL), which no name in ``named`` (the body) or the query
-    gives either (Pecan passes those positionally too)."""
+def _refuse_missing_item(name: str, controller: Any, args: tuple[Any, ...],
+                         from_path: list[str], named: Any, version: Version,
+                         request: Any) -> None:
+    """Raise the collection's 405 where the request leaves out the item's
+    identifier (:func:`~pecan_microversions.pecan.unfilled.missing_item`):
+    the path argument after the parents' identifiers (Pecan's routing
+    arguments, from the URL), which no name in ``named`` (the body) or the
+    query gives either (Pecan passes those positionally too)."""
     routed = routed_arguments(request)
     if routed >= len(from_path):
-        return False
+        return
     names = set(named) | set(request.GET.keys()) if request.environ.get(
         'QUERY_STRING') else set(named)
-    return from_path[routed] not in names
+    if from_path[routed] not in names:
+        refused = missing_item(name, controller, args, version, request)
+        if refused is not None:
+            raise refused
 
 
 def _json_only() -> APIError:

@@ -86,12 +86,14 @@ class VersionedRestController(pecan.rest.RestController):
             # own routing rewrites Allow with its methods on the way out.
             exc.allow = exc._microversion_allow
             raise
-        # The parents' identifiers Pecan will pass first (it drops its note
-        # of them before the call): read by an item method's 405.
-        request.environ[_ROUTED_KEY] = len(
-            request.pecan.get('routing_args', ()))
         given = len(remainder) - (bool(remainder) and remainder[-1] == '')
-        if given and getattr(handler, '__self__', None) is self and (
+        if not given:
+            # At a collection's URL, the parents' identifiers Pecan will
+            # pass first (it drops its note of them before the call): read
+            # by an item method's 405.
+            request.environ[_ROUTED_KEY] = len(
+                request.pecan.get('routing_args', ()))
+        elif getattr(handler, '__self__', None) is self and (
                 _fills_body(handler, given, request)):
             # PUT /things/<id>/<segment>: the segment is no body (a
             # trailing slash, PUT /things/<id>/, is no segment).

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pecan_microversions.core.checking import pointer_parts
 from pecan_microversions.core.containers import DictOf, ListOf
 from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import RequestError
@@ -92,12 +93,11 @@ def _check_nested(converter: Any, operations: list[dict[str, Any]],
             if _converts(nested, version, set())}
     if not converting:
         return
-    for operation in operations:
+    for operation in operations:  # checked: each pointer names a field
         for member in ('path', 'from'):
-            pointer = operation.get(member)
-            if not (isinstance(pointer, str) and pointer.startswith('/')):
+            if member not in operation:
                 continue
-            key = _unescape(pointer[1:].split('/')[0])
+            key = pointer_parts(operation, member, '')[0]
             if key in converting:
                 raise RequestError(
                     f'Field {key!r} holds values version {version} shows '
@@ -128,10 +128,6 @@ def _converts(converter: Any, version: Version, seen: set[int]) -> bool:
                or (s.nested is not None and _converts(s.nested, version,
                                                       seen))
                for s in converter.plan(version))
-
-
-def _unescape(part: str) -> str:
-    return part.replace('~1', '/').replace('~0', '~')
 
 
 def _judge(datatype: Any, view: Any, result: Any, version: Version) -> None:
