@@ -119,7 +119,8 @@ def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
         else:
             sent = wsme.rest.args.combine_args(
                 definition, (from_query, _NO_ARGUMENTS, from_body))
-            _check_overrides(definition, from_path[0], sent[1])
+            _check_overrides(definition, args, from_path[0], sent[1],
+                             request, body)
             values, named = wsme.rest.args.combine_args(
                 definition, (from_path, sent), allow_override=True)
         wsme.runtime.check_arguments(definition, values, named)
@@ -132,15 +133,30 @@ def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
     return values, named
 
 
-def _check_overrides(definition: Any, positional: list[Any],
-                     named: dict[str, Any]) -> None:
+def _check_overrides(definition: Any, raw: tuple[Any, ...],
+                     positional: list[Any], named: dict[str, Any],
+                     request: Any, body: Any) -> None:
     """Refuse a query or body argument that would replace another value
-    of the URL path (not the method's default, which Pecan passes too)."""
-    for argument, value in zip(definition.arguments, positional,
-                               strict=False):
-        if (argument.name in named and named[argument.name] != value
-                and (argument.mandatory or value != argument.default)):
-            raise path_conflict(argument.name)
+    of the URL path: not the method's default, nor the query's, form's or
+    JSON body's own value for it, all of which Pecan passes by position
+    too (``raw``, before WSME converted them to ``positional``)."""
+    for argument, given, value in zip(definition.arguments, raw, positional,
+                                      strict=False):
+        name = argument.name
+        if (name in named and named[name] != value
+                and (argument.mandatory or value != argument.default)
+                and not _passed_by_name(request, body, name, given)):
+            raise path_conflict(name)
+
+
+def _passed_by_name(request: Any, body: Any, name: str, given: Any) -> bool:
+    """Whether ``given`` is what Pecan passes for ``name`` from the query
+    string, a form or a JSON object body (a list for a repeated key)."""
+    if isinstance(body, dict) and name in body and body[name] == given:
+        return True
+    values = request.params.getall(name)
+    return bool(values) and given == (values[0] if len(values) == 1
+                                      else values)
 
 
 def _from_path(definition: Any, args: tuple[Any, ...],

@@ -26,6 +26,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Optional
 
+from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
 from pecan_microversions.compat import (
@@ -63,6 +64,10 @@ from pecan_microversions.wsme.filtering import (
     fill_renames,
     filter_response,
 )
+from pecan_microversions.wsme.values import (
+    check_argument_value,
+    validated_by_wsme,
+)
 
 __all__ = ['versioned_wsexpose']
 
@@ -88,6 +93,13 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             received = kwargs if converted is None else {
                 k: v for k, v in kwargs.items() if k != converted}
             try:
+                for key in mandatory:  # null is never a path segment
+                    if kwargs.get(key, wtypes.Unset) is None:
+                        raise RequestError(
+                            f'Argument {key!r} is mandatory: it cannot be '
+                            'null.', error_code='microversion.invalid_value')
+                for key, datatype in validated:
+                    check_argument_value(datatype, kwargs.get(key), key)
                 check_received(definition, received, version, target)
                 parameters = declared_parameters(definition)
                 if parameters is not None:
@@ -118,6 +130,10 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         definition = function_definition(exposed)
         defaults = {a.name: a.default for a in definition.arguments
                     if not a.mandatory}
+        mandatory = [a.name for a in definition.arguments if a.mandatory]
+        # WSME validates these types in objects only, not as arguments.
+        validated = [(a.name, a.datatype) for a in definition.arguments
+                     if validated_by_wsme(a.datatype)]
         target = None if patch_of is None else resolve_datatype(patch_of)
         body_converter = (converter_of(definition.body_type)
                           if patch_of is None and definition.body_type

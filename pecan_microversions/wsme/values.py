@@ -19,7 +19,8 @@ from wsme import types as wtypes
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.wsme.readers import reader
 
-__all__ = ['check_json_argument', 'check_json_value']
+__all__ = ['check_argument_value', 'check_json_argument', 'check_json_value',
+           'validated_by_wsme']
 
 
 def check_json_value(datatype: Any, value: Any, label: str) -> None:
@@ -67,12 +68,40 @@ def check_json_argument(datatype: Any, value: Any, label: str) -> None:
         ``microversion.invalid_value``.
     """
     _check_text(datatype, value, label)
+    if validated_by_wsme(datatype):
+        check_json_value(datatype, value, label)
+
+
+def validated_by_wsme(datatype: Any) -> bool:
+    """Whether ``datatype`` is one of WSME's own validating user types
+    (``Enum``, ``StringType``, ``IntegerType``), or a list or dict of
+    them: types whose ``validate`` WSME calls only for an object's
+    attributes, never for a method's arguments."""
     item = datatype
     while isinstance(item, (wtypes.ArrayType, wtypes.DictType)):
         item = (item.item_type if isinstance(item, wtypes.ArrayType)
                 else item.value_type)
-    if isinstance(item, _VALIDATING):
-        check_json_value(datatype, value, label)
+    return isinstance(item, _VALIDATING)
+
+
+def check_argument_value(datatype: Any, value: Any, label: str) -> None:
+    """Refuse ``value``, as WSME converted it for a method's argument of
+    ``datatype`` (see :func:`validated_by_wsme`) from any source (the URL
+    path, the query string, a form, an XML or JSON body), if the type
+    refuses it: an enum's unknown value, a string too long, a number out
+    of range.
+
+    :raises ~pecan_microversions.core.errors.RequestError: 400
+        ``microversion.invalid_value``.
+    """
+    if value is None or value is wtypes.Unset:
+        return
+    try:
+        wtypes.validate_value(datatype, value)
+    except (ValueError, TypeError) as exc:
+        raise RequestError(f'Invalid value {value!r} for argument '
+                           f'{label!r}: {exc}',
+                           error_code='microversion.invalid_value') from None
 
 
 #: WSME's own user types, which validate the value they are given (a
