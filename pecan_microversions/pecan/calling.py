@@ -145,14 +145,19 @@ def _check_overrides(definition: Any, raw: tuple[Any, ...],
         name = argument.name
         if (name in named and named[name] != value
                 and (argument.mandatory or value != argument.default)
-                and not _passed_by_name(request, body, name, given)):
+                and not _passed_by_name(definition, request, body, name,
+                                        given)):
             raise path_conflict(name)
 
 
-def _passed_by_name(request: Any, body: Any, name: str, given: Any) -> bool:
+def _passed_by_name(definition: Any, request: Any, body: Any, name: str,
+                    given: Any) -> bool:
     """Whether ``given`` is what Pecan passes for ``name`` from the query
-    string, a form or a JSON object body (a list for a repeated key)."""
-    if isinstance(body, dict) and name in body and body[name] == given:
+    string, a form or a JSON object body of arguments (a list for a
+    repeated key).  A body read whole as the body argument gives no
+    argument by name: its members do not count."""
+    if (definition.body_type is None and isinstance(body, dict)
+            and name in body and body[name] == given):
         return True
     values = request.params.getall(name)
     return bool(values) and given == (values[0] if len(values) == 1

@@ -93,11 +93,12 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             received = kwargs if converted is None else {
                 k: v for k, v in kwargs.items() if k != converted}
             try:
-                for key in mandatory:  # null is never a path segment
-                    if kwargs.get(key, wtypes.Unset) is None:
+                for key in mandatory:  # a JSON null, XML nil, WSME's
+                    if kwargs.get(key, wtypes.Unset) is None:  # '' for a date
                         raise RequestError(
                             f'Argument {key!r} is mandatory: it cannot be '
-                            'null.', error_code='microversion.invalid_value')
+                            'null or empty.',
+                            error_code='microversion.invalid_value')
                 for key, datatype in validated:
                     check_argument_value(datatype, kwargs.get(key), key)
                 check_received(definition, received, version, target)
@@ -130,7 +131,8 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
         definition = function_definition(exposed)
         defaults = {a.name: a.default for a in definition.arguments
                     if not a.mandatory}
-        mandatory = [a.name for a in definition.arguments if a.mandatory]
+        mandatory = [a.name for a in definition.arguments if a.mandatory
+                     and not _allows_none(a.datatype)]
         # WSME validates these types in objects only, not as arguments.
         validated = [(a.name, a.datatype) for a in definition.arguments
                      if validated_by_wsme(a.datatype)]
@@ -250,6 +252,12 @@ def _refuse_missing_item(name: str, controller: Any, args: tuple[Any, ...],
         refused = missing_item(name, controller, args, version, request)
         if refused is not None:
             raise refused
+
+
+def _allows_none(datatype: Any) -> bool:
+    """Whether ``datatype`` declares ``None`` a value (``Enum(str, 'a',
+    None)``): a mandatory argument of it may be null."""
+    return isinstance(datatype, wtypes.Enum) and None in datatype.values
 
 
 def _json_only() -> APIError:

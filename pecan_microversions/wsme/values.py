@@ -98,7 +98,7 @@ def check_argument_value(datatype: Any, value: Any, label: str) -> None:
         return
     try:
         wtypes.validate_value(datatype, value)
-    except (ValueError, TypeError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a subclass's own error too
         raise RequestError(f'Invalid value {value!r} for argument '
                            f'{label!r}: {exc}',
                            error_code='microversion.invalid_value') from None

@@ -8,6 +8,8 @@ passes the query's and the form's values by position too, which must not
 read as a URL path segment given twice.
 """
 
+import datetime
+
 import pecan
 import pytest
 import webtest
@@ -157,3 +159,76 @@ def test_a_query_value_replacing_a_path_segment_is_still_refused(app):
     assert response.json['errors'][0]['code'] == (
         'microversion.invalid_arguments')
     assert app.get('/lamps/on?state=on').json == 'one on None'
+
+
+class _Tag(wtypes.Base):
+    uuid = wtypes.text
+    name = wtypes.text
+
+
+class _Odd(wtypes.StringType):
+    """A service's subclass whose validate raises an error of its own."""
+
+    def validate(self, value):
+        if value.startswith('_'):
+            raise RuntimeError('no leading underscore')
+        return super().validate(value)
+
+
+class _Tags(VersionedRestController):
+    @versioned_wsexpose(wtypes.text, _Odd(), wtypes.Enum(str, 'a', None),
+                        datetime.datetime)
+    def get_all(self, name=None, mode=None, since=None):
+        return f'all {name} {mode} {since}'
+
+    @versioned_wsexpose(wtypes.text, wtypes.Enum(str, 'a', None))
+    def post(self, mode):
+        return f'post {mode}'
+
+    @versioned_wsexpose(wtypes.text, wtypes.text, body=_Tag)
+    def put(self, uuid, tag):
+        return f'put {uuid} {tag.uuid}'
+
+    @versioned_wsexpose(wtypes.text, datetime.datetime)
+    def delete(self, when):
+        return f'delete {when}'
+
+
+@pytest.fixture
+def tags():
+    class Root:
+        tags = _Tags()
+
+    return webtest.TestApp(pecan.make_app(Root(), hooks=[MicroversionHook(
+        VersionRegistry('tag', [('1.0', 'a')]))], debug=False))
+
+
+def test_a_body_member_does_not_make_a_query_value_the_paths(tags):
+    # The body is read whole as the body argument: its "uuid" member,
+    # equal to the path's, does not let the query replace the path's.
+    response = tags.put_json('/tags/P?uuid=Q', {'uuid': 'P'},
+                             expect_errors=True)
+    assert response.status_int == 400, response.body
+    assert response.json['errors'][0]['code'] == (
+        'microversion.invalid_arguments')
+    assert tags.put_json('/tags/P', {'uuid': 'P'}).json == 'put P P'
+
+
+def test_a_validating_subclass_s_own_error_is_a_400(tags):
+    detail = _refused(tags.get('/tags?name=_x', expect_errors=True),
+                      "'name'")
+    assert 'no leading underscore' in detail
+    assert tags.get('/tags?name=x').json == 'all x None None'
+
+
+def test_a_mandatory_argument_of_a_type_allowing_none_may_be_null(tags):
+    assert tags.post_json('/tags', {'mode': None}).json == 'post None'
+    assert tags.post_json('/tags', {'mode': 'a'}).json == 'post a'
+    _refused(tags.post_json('/tags', {'mode': 'b'}, expect_errors=True),
+             "'mode'")
+
+
+def test_an_empty_mandatory_date_is_named_as_empty(tags):
+    detail = _refused(tags.delete('/tags?when=', expect_errors=True),
+                      "'when'")
+    assert 'null or empty' in detail
