@@ -6,13 +6,15 @@ schema.Schema` service, a patch handler of its own) calls :func:`read_json`
 for the same 400s instead of ``json.loads``, which keeps the last of two
 values given for one key, reads ``NaN`` and ``Infinity`` (which JSON does
 not have, and which the service would then send back as invalid JSON),
-reads other encodings than UTF-8, and raises ``RecursionError`` on a deeply
-nested document.
+reads other encodings than UTF-8, reads ``"\\ud800"`` (half of a UTF-16
+surrogate pair, which is no character: a UTF-8 database or encoder fails
+on it later), and raises ``RecursionError`` on a deeply nested document.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Union
 
 from pecan_microversions.core.errors import RequestError
@@ -61,13 +63,13 @@ def read_json(body: Union[bytes, str], *, malformed: Any = _REFUSE) -> Any:
         of the 400 (for a caller that leaves that answer to another reader).
     :raises RequestError: 400 ``microversion.invalid_body`` for a body that
         is not UTF-8 or not JSON, that gives a key twice in one object, or
-        holds ``NaN`` or ``Infinity``; 400 ``microversion.body_too_deep``
-        for one nested too deeply to read.
+        holds ``NaN``, ``Infinity`` or a lone surrogate; 400
+        ``microversion.body_too_deep`` for one nested too deeply to read.
     """
     if isinstance(body, bytes):
         body = utf8_text(body)
     try:
-        return DECODER.decode(body)
+        value = DECODER.decode(body)
     except StrictJSONError as exc:
         raise RequestError(exc.args[0],
                            error_code='microversion.invalid_body') from None
@@ -78,6 +80,38 @@ def read_json(body: Union[bytes, str], *, malformed: Any = _REFUSE) -> Any:
                            error_code='microversion.invalid_body') from None
     except RecursionError:
         raise body_too_deep() from None
+    if '\\u' in body and _SURROGATE_ESCAPE.search(body):
+        lone = _lone_surrogate(value)
+        if lone is not None:
+            raise RequestError(
+                f'The JSON body holds "\\u{ord(lone):04x}" alone, half of a '
+                'UTF-16 surrogate pair, which is no character.',
+                error_code='microversion.invalid_body')
+    return value
+
+
+#: An escape that may stand for half of a surrogate pair; the decoder
+#: joins the halves of a whole pair into one character.
+_SURROGATE_ESCAPE = re.compile(r'\\u[dD][89a-fA-F]')
+_SURROGATE = re.compile('[\ud800-\udfff]')
+
+
+def _lone_surrogate(value: Any) -> Any:
+    """A lone surrogate in a string (a key or a value) of parsed JSON
+    ``value``, or ``None``."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found = _SURROGATE.search(item)
+            if found:
+                return found.group()
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def utf8_text(body: bytes) -> str:

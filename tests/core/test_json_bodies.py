@@ -12,7 +12,11 @@ from pecan_microversions.core.json_bodies import (
 )
 
 
-@pytest.mark.parametrize('body', [b'{"a": [1, {"b": null}]}', '[]', b'1.5'])
+@pytest.mark.parametrize('body', [
+    b'{"a": [1, {"b": null}]}', '[]', b'1.5',
+    b'["\\ud83d\\ude00"]',  # a whole surrogate pair: one character
+    b'{"\\\\ud800": "\\\\udc00"}',  # an escaped backslash, then text
+])
 def test_json_is_read(body):
     assert read_json(body) == json.loads(body)
 
@@ -27,6 +31,10 @@ def test_json_is_read(body):
     ('\ufeff{}'.encode(), 'not valid JSON'),
     (b'{"a": }', 'not valid JSON'),
     (b'', 'not valid JSON'),
+    (b'{"a": "x\\ud800"}', '"\\ud800" alone'),
+    (b'{"a": ["\\uDC00"]}', '"\\udc00" alone'),
+    (b'{"\\udbff": 1}', '"\\udbff" alone'),
+    (b'["\\ude00\\ud83d"]', 'surrogate pair'),  # the halves reversed
 ])
 def test_what_json_loads_lets_through_is_refused(body, words):
     with pytest.raises(RequestError) as info:

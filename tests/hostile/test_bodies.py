@@ -65,6 +65,8 @@ CREATE_CASES = [
     case('create-number', 'POST', '/v1/nodes', '1.8', raw='1e999'),
     case('create-nan', 'POST', '/v1/nodes', '1.8',
          raw='{"name": NaN, "hardware_type": "ipmi"}'),
+    case('create-lone-surrogate', 'POST', '/v1/nodes', '1.8',
+         raw='{"name": "n\\ud800", "hardware_type": "ipmi"}'),
     case('create-duplicate-keys', 'POST', '/v1/nodes', '1.0',
          raw='{"name": "a", "driver": "ipmi", "name": 7}'),
     case('create-text-plain', 'POST', '/v1/nodes', '1.8',
@@ -130,6 +132,8 @@ PATCH_CASES = [
     case('patch-null', 'PATCH', NODE, '1.3', raw='null'),
     case('patch-string', 'PATCH', NODE, '1.3', body='replace'),
     case('patch-not-json', 'PATCH', NODE, '1.3', raw='[{"op": '),
+    case('patch-lone-surrogate', 'PATCH', NODE, '1.3',
+         raw='[{"op": "replace", "path": "/name", "value": "\\udfff"}]'),
     case('patch-list-of-lists', 'PATCH', NODE, '1.3', body=[[]]),
     case('patch-list-of-null', 'PATCH', NODE, '1.3', body=[None]),
     case('patch-deep', 'PATCH', NODE, '1.3', raw=nested(DEEP)),
@@ -269,6 +273,13 @@ def test_control_valid_create_changes_the_store(api, store, version):
                     json.dumps(create(version)).encode(), 'application/json')
     assert response.status_int in (200, 201)
     assert len(snapshot(store)) == len(before) + 1
+
+
+def test_control_a_whole_surrogate_pair_is_one_character(api, store):
+    raw = b'{"name": "n\\ud83d\\ude00", "hardware_type": "ipmi"}'
+    response = send(api, 'POST', '/v1/nodes', '1.8', raw, 'application/json')
+    assert response.status_int == 201, response.body[:500]
+    assert response.json['name'] == 'n\U0001f600'
 
 
 @pytest.mark.parametrize('content_type', ['application/json', PATCH_TYPE])
