@@ -48,12 +48,22 @@ def _no_constant(name: str) -> Any:
                           'number.')
 
 
-#: Decodes JSON text refusing a key given twice in one object and ``NaN``,
-#: ``Infinity`` and ``-Infinity`` (:class:`StrictJSONError`); one for every
-#: body, as it keeps no state between documents (``json.loads`` with a hook
-#: makes one per call).
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (_INFINITY, -_INFINITY):
+        raise StrictJSONError(f'The JSON body holds the number {text[:40]}, '
+                              'too large for a floating-point number.')
+    return value
+
+
+_INFINITY = float('inf')
+#: Decodes JSON text refusing a key given twice in one object, ``NaN``,
+#: ``Infinity`` and ``-Infinity``, and numbers that only fit as infinity
+#: (``1e999``) (:class:`StrictJSONError`); one for every body, as it keeps
+#: no state between documents (``json.loads`` with a hook makes one per
+#: call).
 DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates,
-                           parse_constant=_no_constant)
+                           parse_constant=_no_constant, parse_float=_finite)
 
 
 def read_json(body: Union[bytes, str], *, malformed: Any = _REFUSE) -> Any:
@@ -63,7 +73,8 @@ def read_json(body: Union[bytes, str], *, malformed: Any = _REFUSE) -> Any:
         of the 400 (for a caller that leaves that answer to another reader).
     :raises RequestError: 400 ``microversion.invalid_body`` for a body that
         is not UTF-8 or not JSON, that gives a key twice in one object, or
-        holds ``NaN``, ``Infinity`` or a lone surrogate; 400
+        holds ``NaN``, ``Infinity`` (or a number only it holds, ``1e999``)
+        or a lone surrogate; 400
         ``microversion.body_too_deep`` for one nested too deeply to read.
     """
     if isinstance(body, bytes):

@@ -14,6 +14,7 @@ from pecan_microversions.core.json_bodies import (
 
 @pytest.mark.parametrize('body', [
     b'{"a": [1, {"b": null}]}', '[]', b'1.5',
+    b'[1e308, -1e-999, 1' + b'0' * 400 + b']',  # a big integer is exact
     b'["\\ud83d\\ude00"]',  # a whole surrogate pair: one character
     b'{"\\\\ud800": "\\\\udc00"}',  # an escaped backslash, then text
 ])
@@ -27,6 +28,8 @@ def test_json_is_read(body):
     (b'{"a": NaN}', 'holds NaN'),
     (b'[Infinity]', 'holds Infinity'),
     (b'{"a": -Infinity}', 'holds -Infinity'),
+    (b'{"a": 1e999}', 'the number 1e999, too large'),
+    (b'[-2.5E400]', 'the number -2.5E400, too large'),
     (b'{"a": \xff}', 'not UTF-8'),
     ('\ufeff{}'.encode(), 'not valid JSON'),
     (b'{"a": }', 'not valid JSON'),

@@ -65,6 +65,8 @@ CREATE_CASES = [
     case('create-number', 'POST', '/v1/nodes', '1.8', raw='1e999'),
     case('create-nan', 'POST', '/v1/nodes', '1.8',
          raw='{"name": NaN, "hardware_type": "ipmi"}'),
+    case('create-overflowing-number', 'POST', '/v1/nodes', '1.1',
+         raw='{"name": "a", "driver": "ipmi", "description": -1e999}'),
     case('create-lone-surrogate', 'POST', '/v1/nodes', '1.8',
          raw='{"name": "n\\ud800", "hardware_type": "ipmi"}'),
     case('create-duplicate-keys', 'POST', '/v1/nodes', '1.0',
