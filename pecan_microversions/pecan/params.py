@@ -127,12 +127,25 @@ class ParamRules:
             for v in registry.versions}
 
     def check(self, query: Any, known: frozenset[str],
-              version: Version) -> None:
+              version: Version, *, wsme_keys: bool = True) -> None:
         """Check the query string: each key by the argument it sets (``tag``
-        for ``tag[0]``, ``flt`` for ``flt.owner``), as WSME reads it."""
+        for ``tag[0]``, ``flt`` for ``flt.owner``), as WSME reads it.
+
+        :param wsme_keys: whether the method reads WSME's dotted and
+            indexed keys; if not (a plain ``pecan.expose`` method, which
+            Pecan passes ``tag[0]`` as it is), such a key for a parameter
+            is a 400.
+        """
         available = self.available[version]
         for key in query.keys():
             name = root_name(key)
+            if not wsme_keys and name != key:
+                if name in known:
+                    raise APIError(
+                        f'Query parameter {key!r}: this URL does not read '
+                        f'indexed or dotted keys; give it as {name!r}.',
+                        error_code='microversion.unknown_query_parameter')
+                name = key
             if name not in self.multiple and len(query.getall(key)) > 1:
                 raise APIError(
                     f'Query parameter {key!r} is given '
@@ -302,7 +315,8 @@ def query_params(registry: VersionRegistry, owner: str, /,
             version = get_version(request)
             try:
                 if request.environ.get('QUERY_STRING'):  # else none to check
-                    rules.check(request.GET, known, version)
+                    rules.check(request.GET, known, version,
+                                wsme_keys=signature is None)
                 if signature is not None:  # what Pecan passes, any source
                     try:
                         bound = signature.bind_partial(*args,
