@@ -59,17 +59,14 @@ from pecan_microversions.pecan.errors import (
     error_from_wsme_fault,
     error_response,
 )
+from pecan_microversions.pecan.overrides import check_override
 from pecan_microversions.pecan.request import (
     LEGACY_KEY,
     NEGOTIATION_ATTR,
     Negotiation,
 )
 from pecan_microversions.pecan.subresources import judged_refusal
-from pecan_microversions.pecan.unfilled import (
-    hidden_route,
-    unbound_path,
-    unfilled_call,
-)
+from pecan_microversions.pecan.unfilled import hidden_route, unbound_path, unfilled_call
 
 __all__ = ['MicroversionHook']
 
@@ -267,6 +264,7 @@ class MicroversionHook(PecanHook):
         # content type or a query string.
         if environ.get('CONTENT_TYPE') or environ.get('QUERY_STRING'):
             check_encoding(environ)
+            check_override(environ)
 
     def on_error(self, state: Any,
                  e: BaseException) -> Optional[webob.Response]:
