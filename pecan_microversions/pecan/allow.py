@@ -154,9 +154,10 @@ def rest_methods(controller: pecan.rest.RestController,
     methods = {method for method, names in shape.items()
                if any(exists_at_version(getattr(controller, name, None),
                                         version) for name in names)}
-    if 'GET' in methods and getattr(controller, 'head_like_get', False):
-        methods.add('HEAD')  # VersionedRestController answers it
-    return sorted(methods)
+    if 'GET' in methods and getattr(controller, 'head_like_get', False) and (
+            getattr(controller, 'head', None) is None):
+        methods.add('HEAD')  # VersionedRestController answers it (its own
+    return sorted(methods)  # head, if any, answers in its versions only)
 
 
 def unfilled_path(handler: Any, args: tuple[Any, ...],

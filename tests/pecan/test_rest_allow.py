@@ -217,3 +217,31 @@ def test_a_sub_controllers_405_never_lists_the_method_it_refuses():
     assert answers(app, url + '//', headers)['GET'] == (404, None)
     assert answers(app, url, headers)['GET'] == (200, None)
     assert answers(app, url + '//', headers)['PUT'] == (405, 'GET, HEAD')
+
+
+def test_a_versioned_head_of_its_own_is_allowed_in_its_versions_only():
+    # A controller with its own head answers HEAD with it, not as GET:
+    # before the head's version a 405's Allow must not list HEAD.
+    class Nodes(VersionedRestController):
+        @pecan.expose('json')
+        def get_all(self):
+            return {'nodes': []}
+
+        @api_version(REGISTRY, '1.2', missing_status=405)
+        @pecan.expose()
+        def head(self):
+            pecan.response.headers['X-Count'] = '0'
+            return ''
+
+    class Root:
+        nodes = Nodes()
+
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(REGISTRY)]))
+    old = answers(app, '/nodes', {'OpenStack-API-Version': 'x 1.1'})
+    assert old['GET'] == (200, None)
+    assert {m: old[m] for m in METHODS if m != 'GET'} == {
+        m: (405, 'GET') for m in METHODS if m != 'GET'}
+    new = answers(app, '/nodes', {'OpenStack-API-Version': 'x 1.2'})
+    assert new['HEAD'][0] == 204 and new['GET'] == (200, None)
+    assert new['PUT'] == (405, 'GET, HEAD')
