@@ -35,7 +35,8 @@ from pecan_microversions.core.errors import RequestError, http_code
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors, report_of
 
 __all__ = ['APIError', 'ERROR_CONTENT_TYPE', 'ERROR_KEY', 'INTERNAL_ERROR',
-           'error_from_http_exception', 'error_from_wsme_fault',
+           'error_from_app_response', 'error_from_http_exception',
+           'error_from_wsme_fault',
            'error_response']
 
 ERROR_CONTENT_TYPE = 'application/json'
@@ -159,6 +160,23 @@ def error_from_wsme_fault(response: webob.Response) -> Optional[APIError]:
     else:
         detail = str(fault['faultstring'])
     return APIError(detail, status=status, error_code=http_code(status))
+
+
+def error_from_app_response(response: webob.Response,
+                            method: str = '') -> Optional[APIError]:
+    """Our error for an error response the application returned rather than
+    raised: a WebOb HTTP error (``return webob.exc.HTTPConflict()``) or a
+    WSME fault body; ``None`` for a body of its own, which is kept.
+
+    :param method: the request's HTTP method, named in a 405's detail.
+    """
+    if isinstance(response, webob.exc.HTTPException):
+        error = error_from_http_exception(response, method)
+        if error.code >= 500:  # its text is not the client's business
+            return APIError(INTERNAL_ERROR, status=error.code,
+                            error_code=error.error_code)
+        return error
+    return error_from_wsme_fault(response)
 
 
 def error_from_http_exception(exc: webob.exc.HTTPException,

@@ -55,8 +55,8 @@ from pecan_microversions.pecan.errors import (
     ERROR_KEY,
     INTERNAL_ERROR,
     APIError,
+    error_from_app_response,
     error_from_http_exception,
-    error_from_wsme_fault,
     error_response,
 )
 from pecan_microversions.pecan.overrides import check_override
@@ -128,8 +128,8 @@ class MicroversionHook(PecanHook):
         :func:`~pecan_microversions.core.rendering.api_wg_errors`,
         :func:`~pecan_microversions.core.rendering.wsme_fault`, or a
         callable of the service's own.
-    :param app_errors: ``'render'`` (the default) writes every error
-        response, the application's included, with ``error_renderer``
+    :param app_errors: ``'render'`` (the default) writes the application's
+        errors too (but an error body it wrote itself) with ``error_renderer``
         (a 5xx's text replaced by a generic sentence); ``'keep'`` renders
         only the library's errors (and :class:`APIError` raised by the
         application) and leaves the application's own error responses
@@ -345,7 +345,8 @@ class MicroversionHook(PecanHook):
         elif error is not None or response.status[0] not in '123':
             status = response.status_int
             if error is None and status >= 400 and not self._keep_app_errors:
-                error = error_from_wsme_fault(response)
+                error = error_from_app_response(response,
+                                                state.request.method)
             if error is not None and status == error.code:
                 varies = response.headers.getall('Vary')
                 response = state.response = error_response(

@@ -234,3 +234,48 @@ def test_conflicting_custom_routes_stay_the_500_they_are():
     app = webtest.TestApp(pecan.make_app(
         Conflicting(), hooks=[MicroversionHook(REGISTRY)], debug=False))
     assert app.get('/same.json', expect_errors=True).status_int == 500
+
+
+class _Returning:
+    """Error responses returned by the controller, not raised."""
+
+    @pecan.expose()
+    def conflict(self):
+        return webob.exc.HTTPConflict(detail='The gadget is locked.')
+
+    @pecan.expose()
+    def gone(self):
+        return webob.exc.HTTPMethodNotAllowed(headers={'Allow': 'GET'})
+
+    @pecan.expose()
+    def broken(self):
+        return webob.exc.HTTPInternalServerError(detail='db password x')
+
+    @pecan.expose('json')
+    def own(self):
+        pecan.response.status = 404
+        return {'message': 'no such gadget'}
+
+
+@pytest.mark.parametrize('app_errors', ['render', 'keep'])
+def test_an_http_error_the_controller_returns_is_rendered_as_if_raised(
+        app_errors):
+    app = webtest.TestApp(pecan.make_app(_Returning(), hooks=[
+        MicroversionHook(REGISTRY, app_errors=app_errors)]))
+    conflict = app.get('/conflict', expect_errors=True)
+    gone = app.get('/gone', expect_errors=True)
+    broken = app.get('/broken', expect_errors=True)
+    own = app.get('/own', expect_errors=True)
+    for response in (conflict, gone, broken, own):
+        assert response.headers[STANDARD] == 'gadget 1.0'
+    assert own.json == {'message': 'no such gadget'}  # a body of its own
+    if app_errors == 'keep':
+        assert conflict.content_type == 'text/plain'
+        return
+    (error,) = conflict.json['errors']
+    assert (error['status'], error['code']) == (409, 'http.conflict')
+    assert error['detail'] == 'The gadget is locked.'
+    assert gone.status_int == 405 and gone.headers['Allow'] == 'GET'
+    assert gone.json['errors'][0]['code'] == 'http.method_not_allowed'
+    assert broken.status_int == 500
+    assert 'password' not in broken.text
