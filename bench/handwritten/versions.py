@@ -92,8 +92,8 @@ def negotiate(requested: Optional[str]) -> Version:
         raise _version_fault(
             400, 'microversion.invalid',
             f'Invalid version string {requested!r}: expected MAJOR.MINOR, '
-            'two whole numbers without leading zeros, such as "1.2", or '
-            '"latest".')
+            'two whole numbers without leading zeros, such as "1.2". '
+            '"latest" asks for the newest.')
     version = (int(match.group(1)), int(match.group(2)))
     if not MIN_VERSION <= version <= MAX_VERSION:
         raise _version_fault(

@@ -122,7 +122,8 @@ def resolve(text: Optional[str], limits: VersionLimits,
     try:
         version = parse_version(text)
     except InvalidVersion as exc:
-        raise _version_error(str(exc), registry.malformed_status,
+        raise _version_error(f'{exc} "latest" asks for the newest.',
+                             registry.malformed_status,
                              'microversion.invalid', limits) from None
     if not (version.matches(limits.min_version, limits.max_version)
             and registry.is_known(version)):

@@ -230,6 +230,11 @@ class VersionRegistry:
         :param what: names the declaration in the error message.
         :raises UnknownVersionError: when it is malformed or not in the history.
         """
+        if isinstance(value, str) and value.strip().lower() == 'latest':
+            raise UnknownVersionError(
+                f'{what}: "latest" is what a client asks for, not a version; '
+                f'name one, such as "{self.max_version}" (a range without '
+                'max_version stays open to later versions).')
         try:
             version = as_version(value)
         except InvalidVersion as exc:

@@ -143,7 +143,7 @@ def _parse(text: str) -> Version:
     if match is None:
         raise InvalidVersion(
             f'Invalid version string {text!r}: expected MAJOR.MINOR, two '
-            'whole numbers without leading zeros, such as "1.2", or "latest".')
+            'whole numbers without leading zeros, such as "1.2".')
     return Version(int(match.group(1)), int(match.group(2)))
 
 

@@ -139,6 +139,7 @@ def test_malformed_is_400_with_limits(registry, text):
     assert error.error_code == 'microversion.invalid'
     assert error.members == {'min_version': '1.1', 'max_version': '2.0'}
     assert error.to_dict()['min_version'] == '1.1'
+    assert error.detail.endswith('"latest" asks for the newest.')
 
 
 @pytest.mark.parametrize('text', ['1.0', '2.1', '1.9', '3.0'])

@@ -195,6 +195,24 @@ def test_known_versions_and_neighbours():
     assert registry.next(Version(2, 1)) is None
 
 
+@pytest.mark.parametrize('value', ['latest', ' Latest '])
+def test_latest_is_no_version_to_declare(value):
+    registry = VersionRegistry('widget', HISTORY)
+    with pytest.raises(UnknownVersionError) as info:
+        registry.known_version(value, 'field x: max_version')
+    message = str(info.value)
+    assert message.startswith('field x: max_version: "latest" is what a client')
+    assert f'"{registry.max_version}"' in message
+
+
+def test_a_malformed_declared_version_is_not_told_about_latest():
+    registry = VersionRegistry('widget', HISTORY)
+    with pytest.raises(UnknownVersionError) as info:
+        registry.known_version('1.x', 'field x')
+    assert 'latest' not in str(info.value)
+    assert 'such as "1.2"' in str(info.value)
+
+
 def test_declarations_and_changes():
     registry = VersionRegistry('widget', HISTORY)
     colour = registry.declare('field', 'Widget', 'colour', min_version='1.1')
