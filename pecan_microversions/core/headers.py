@@ -2,18 +2,20 @@
 
 :func:`response_headers` lists them; the hook precomputes the list per
 accepted version and appends it to every response, or merges it header by
-header (see :class:`Header` ``mode``) when the controller set one itself.
+header (:func:`merge_headers`, by each :class:`Header`'s ``mode``) when the
+controller set one itself.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, Protocol
 
 from pecan_microversions.core.negotiation import VersionLimits
 from pecan_microversions.core.registry import STANDARD_HEADER, VersionRegistry
 from pecan_microversions.core.version import Version
 
-__all__ = ['MAX_HEADER', 'MIN_HEADER', 'Header', 'response_headers']
+__all__ = ['MAX_HEADER', 'MIN_HEADER', 'Header', 'HeaderMap', 'merge_headers',
+           'response_headers']
 
 MIN_HEADER = 'OpenStack-API-Minimum-Version'
 MAX_HEADER = 'OpenStack-API-Maximum-Version'
@@ -69,3 +71,39 @@ def response_headers(registry: VersionRegistry, version: Version,
     headers.append(Header('Vary', ', '.join(
         (STANDARD_HEADER, *registry.legacy_headers)), 'list'))
     return tuple(headers)
+
+
+class HeaderMap(Protocol):
+    """A response's headers, as WebOb's ``ResponseHeaders`` holds them."""
+
+    def __setitem__(self, name: str, value: str) -> None: ...
+
+    def add(self, name: str, value: str) -> None: ...
+
+    def getall(self, name: str) -> list[str]: ...
+
+
+def merge_headers(headers: HeaderMap, wanted: tuple[Header, ...]) -> None:
+    """Put ``wanted`` into ``headers``, each by its ``mode``."""
+    for header in wanted:
+        if header.mode == 'set':
+            headers[header.name] = header.value
+        elif header.mode == 'add':
+            headers.add(header.name, header.value)
+        else:
+            _append_list(headers, header.name, header.value)
+
+
+def _append_list(headers: HeaderMap, name: str, value: str) -> None:
+    """Append the tokens of ``value`` missing from the list header."""
+    current = ', '.join(headers.getall(name))
+    if not current:
+        headers[name] = value
+        return
+    present = {token.strip().lower() for token in current.split(',')}
+    if '*' in present:
+        return
+    missing = [token.strip() for token in value.split(',')
+               if token.strip().lower() not in present]
+    if missing:
+        headers[name] = ', '.join([current] + missing)

@@ -33,7 +33,11 @@ from pecan_microversions.core.errors import (
     RequestError,
     http_code,
 )
-from pecan_microversions.core.headers import Header, response_headers
+from pecan_microversions.core.headers import (
+    Header,
+    merge_headers,
+    response_headers,
+)
 from pecan_microversions.core.json_bodies import nested_too_deep, raised_by_decoder
 from pecan_microversions.core.negotiation import (
     STANDARD_ENVIRON_KEY,
@@ -334,6 +338,17 @@ class MicroversionHook(PecanHook):
                 return
         self._after(state, environ, response)
 
+    def _asked(self, environ: dict[str, Any], limits: VersionLimits
+               ) -> tuple[Version, Optional[str]]:
+        """The version a request asked for (the default for none or a bad
+        one) and the legacy header it used, read after the response."""
+        text, legacy = requested_version_text(environ, self.registry,
+                                              self._legacy_keys)
+        try:
+            return resolve(text, limits, self.registry), legacy
+        except RequestError:
+            return limits.default_version, None
+
     def _after(self, state: Any, environ: dict[str, Any],
                response: Any) -> None:
         """``after`` for errors, legacy headers and headers to merge."""
@@ -359,41 +374,18 @@ class MicroversionHook(PecanHook):
         limits = fast.limits if negotiation is None else negotiation.limits
         version = attrs.get('api_version') or limits.default_version
         legacy = environ.get(LEGACY_KEY)
+        if negotiation is None:  # Pecan failed before on_route
+            version, legacy = self._asked(environ, fast.limits)
         planned = (fast.planned.get((version, legacy))
                    if limits is fast.limits else None)
         if planned is None:  # negotiated before a reload
-            _merge(response.headers, response_headers(
+            merge_headers(response.headers, response_headers(
                 self.registry, version, limits, legacy))
             return
         headerlist = response.headerlist
         for name, _ in headerlist:
             if name.lower() in planned.merged:
-                _merge(response.headers, planned.headers)
+                merge_headers(response.headers, planned.headers)
                 return
         headerlist.extend(planned.pairs)
 
-
-def _merge(headers: Any, wanted: tuple[Header, ...]) -> None:
-    """Put ``wanted`` into ``headers`` by each one's mode."""
-    for header in wanted:
-        if header.mode == 'set':
-            headers[header.name] = header.value
-        elif header.mode == 'add':
-            headers.add(header.name, header.value)
-        else:
-            _append_list(headers, header.name, header.value)
-
-
-def _append_list(headers: Any, name: str, value: str) -> None:
-    """Append the tokens of ``value`` missing from the list header."""
-    current = ', '.join(headers.getall(name))
-    if not current:
-        headers[name] = value
-        return
-    present = {token.strip().lower() for token in current.split(',')}
-    if '*' in present:
-        return
-    missing = [token.strip() for token in value.split(',')
-               if token.strip().lower() not in present]
-    if missing:
-        headers[name] = ', '.join([current] + missing)

@@ -279,3 +279,24 @@ def test_an_http_error_the_controller_returns_is_rendered_as_if_raised(
     assert gone.json['errors'][0]['code'] == 'http.method_not_allowed'
     assert broken.status_int == 500
     assert 'password' not in broken.text
+
+
+@pytest.mark.parametrize('headers, label, legacy', [
+    ({STANDARD: 'gadget 1.2'}, 'gadget 1.2', None),
+    ({LEGACY: '1.1'}, 'gadget 1.1', '1.1'),
+    ({STANDARD: 'gadget 9.9'}, 'gadget 1.0', None),  # refused: the default
+    ({}, 'gadget 1.0', None),
+])
+def test_a_request_pecan_fails_before_routing_is_labelled_as_asked(
+        headers, label, legacy):
+    # Pecan decodes the path before the hook's on_route: a path that is not
+    # UTF-8 is its 400, which must still carry the version asked for.
+    app = pecan.make_app(Root(), hooks=[MicroversionHook(REGISTRY)])
+    request = webob.Request.blank('/')
+    request.environ['PATH_INFO'] = '/index/\xff'
+    request.headers.update(headers)
+    response = request.get_response(app)
+    assert response.status_int == 400
+    assert response.headers[STANDARD] == label
+    assert response.headers.get(LEGACY) == legacy
+    assert response.json['errors'][0]['status'] == 400
