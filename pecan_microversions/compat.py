@@ -50,13 +50,13 @@ __all__ = [
     'response_content_type',
     'routed_call',
     'set_exposure',
+    'watch_generic_handlers',
     'when_for',
     'wsme_dataholder',
 ]
 
-#: WebOb keeps ad hoc request attributes (``request.api_version = ...``) in
-#: this WSGI environ dict; the hook writes there directly, skipping WebOb's
-#: generic ``__setattr__`` on the hot path.
+#: The WSGI environ dict of WebOb's ad hoc request attributes: the hook
+#: writes ``api_version`` there, skipping WebOb's generic ``__setattr__``.
 ADHOC_ATTRS_KEY = 'webob.adhoc_attrs'
 
 
@@ -146,6 +146,28 @@ def when_for(function: Any) -> Callable[..., Any]:
 def generic_handlers(function: Any) -> dict[str, Any]:
     """The per-method handlers of a Pecan generic controller."""
     return exposure(function).get('generic_handlers', {})
+
+
+class _WatchedHandlers(dict):  # type: ignore[type-arg]
+    """Handlers calling ``check(method, old, new)`` before a replacement."""
+    check: Callable[[str, Any, Any], None]
+
+    def __setitem__(self, method: str, handler: Any) -> None:
+        if method in self:
+            self.check(method, self[method], handler)
+        super().__setitem__(method, handler)
+
+
+def watch_generic_handlers(function: Any,
+                           check: Callable[[str, Any, Any], None]) -> None:
+    """Have ``check(method, old, new)`` called when Pecan's ``.when`` of the
+    generic controller ``function`` registers a second handler for a
+    method (Pecan keeps the last one)."""
+    config = exposure(function)
+    if type(config.get('generic_handlers')) is dict:  # not watched yet
+        watched = config['generic_handlers'] = _WatchedHandlers(
+            config['generic_handlers'])
+        watched.check = check
 
 
 def custom_actions(controller: Any) -> dict[str, Any]:

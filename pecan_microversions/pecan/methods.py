@@ -37,14 +37,13 @@ routes to it exactly as it would to them.
 
 from __future__ import annotations
 
-import inspect
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Optional, Protocol
 
 import pecan.rest
 
-from pecan_microversions.compat import exposure
+from pecan_microversions.compat import exposure, watch_generic_handlers
 from pecan_microversions.core.changes import METHOD
 from pecan_microversions.core.errors import (
     InvalidDeclarationError,
@@ -55,6 +54,11 @@ from pecan_microversions.core.errors import (
 from pecan_microversions.core.registry import Declaration, VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
 from pecan_microversions.pecan.allow import allowed_methods
+from pecan_microversions.pecan.declared import (
+    controller_path,
+    describe_ranges,
+    where,
+)
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import (
     copy_exposure,
@@ -141,7 +145,7 @@ class VersionedMethod:
 
     def ranges(self) -> str:
         """The versions served, in words: ``1.1 to 1.4 and from 1.6``."""
-        return _describe([(i.min_version, i.max_version)
+        return describe_ranges([(i.min_version, i.max_version)
                           for i in self.implementations])
 
 
@@ -201,13 +205,16 @@ def api_version(registry: VersionRegistry, min_version: VersionLike,
     def decorate(function: Callable[..., Any]) -> VersionedFunction:
         _check_function(function)
         name = function.__name__
-        owner = endpoint or _controller_path(function)
+        owner = endpoint or controller_path(function)
         low, high = _check_range(registry, function, min_version, max_version)
         # In a class body only the last definition of a name stays.
         namespace = sys._getframe(1).f_locals
         if namespace.get('__qualname__') == function.__qualname__.rpartition(
                 '.')[0] and '__module__' in namespace:
             _check_not_redefined(namespace.get(name), function, low, high)
+            for value in list(namespace.values()):  # generic controllers
+                if exposure(value).get('generic'):
+                    watch_generic_handlers(value, _check_replaced)
         declaration = registry.declare(METHOD, owner, name, low, high)
         implementation = Implementation(function, low, high, declaration)
         versioned = VersionedMethod(registry, name, owner, missing_status,
@@ -226,7 +233,7 @@ def _extend(dispatcher: VersionedFunction, min_version: VersionLike,
         _check_function(function)
         if function.__name__ != versioned.name:
             raise MismatchedExposureError(
-                f'{_where(function)}: @{versioned.name}.version decorates '
+                f'{where(function)}: @{versioned.name}.version decorates '
                 f'{function.__name__!r}; every implementation must be named '
                 f'{versioned.name!r}, or Pecan would route both names.')
         first = versioned.implementations[0].function
@@ -288,12 +295,12 @@ def _check_function(function: Any) -> None:
             f'@api_version decorates functions, not {function!r}.')
     if isinstance(getattr(function, 'versioned', None), VersionedMethod):
         raise MismatchedExposureError(
-            f'{_where(function)}: {function.__name__} already has a version '
+            f'{where(function)}: {function.__name__} already has a version '
             f'range; add another implementation with '
             f'@{function.__name__}.version(...).')
     if exposure(function).get('generic_handler'):
         raise MismatchedExposureError(
-            f'{_where(function)}: put @api_version below the generic '
+            f'{where(function)}: put @api_version below the generic '
             'controller\'s @....when(...), so that the handler it registers '
             'is the versioned one.')
 
@@ -307,15 +314,28 @@ def _check_not_redefined(earlier: Any, function: Callable[..., Any],
     if not isinstance(versioned, VersionedMethod) or exposure(earlier).get(
             'generic_handler'):  # registered by .when(): the name is free
         return
-    ranges = _describe([(i.min_version, i.max_version)
+    ranges = describe_ranges([(i.min_version, i.max_version)
                         for i in versioned.implementations])
     bounds = ', '.join(repr(str(v)) for v in (low, high) if v is not None)
     raise VersionedMethodError(
-        f'{_where(function)}: {function.__name__} is defined again with '
+        f'{where(function)}: {function.__name__} is defined again with '
         f'@api_version; only the last definition would stay, so the one '
-        f'at {_where(versioned.implementations[0].function)} ({ranges}) '
+        f'at {where(versioned.implementations[0].function)} ({ranges}) '
         f'would never run. Add this implementation with '
         f'@{function.__name__}.version({bounds}).')
+
+
+def _check_replaced(method: str, old: Any, new: Any) -> None:
+    """Refuse a ``.when`` handler replacing a versioned one it lacks."""
+    versioned = getattr(old, 'versioned', None)
+    kept = getattr(getattr(new, 'versioned', None), 'implementations', ())
+    if isinstance(versioned, VersionedMethod) and not set(
+            versioned.implementations) <= set(kept):
+        raise VersionedMethodError(
+            f'{where(new)}: a second {method} handler replaces the one at '
+            f'{where(versioned.implementations[0].function)} '
+            f'({versioned.ranges()}), which would never run; add it with '
+            f'@{old.__name__}.version(...).')
 
 
 def _check_same_exposure(first: Callable[..., Any],
@@ -324,8 +344,8 @@ def _check_same_exposure(first: Callable[..., Any],
     for key, value in want.items():
         if got[key] != value:
             raise MismatchedExposureError(
-                f'{_where(other)}: this implementation of {first.__name__} '
-                f'has {key} {got[key]!r} but the one at {_where(first)} has '
+                f'{where(other)}: this implementation of {first.__name__} '
+                f'has {key} {got[key]!r} but the one at {where(first)} has '
                 f'{value!r}. Pecan routes the request before the version '
                 'picks an implementation, so all must be exposed alike; '
                 'change the schema (WSME types, status codes) instead.')
@@ -334,7 +354,7 @@ def _check_same_exposure(first: Callable[..., Any],
 def _check_range(registry: VersionRegistry, function: Callable[..., Any],
                  min_version: VersionLike, max_version: Optional[VersionLike]
                  ) -> tuple[Version, Optional[Version]]:
-    what = f'@api_version on {_where(function)}'
+    what = f'@api_version on {where(function)}'
     low = registry.known_version(min_version, f'{what}: min_version')
     high = (None if max_version is None
             else registry.known_version(max_version, f'{what}: max_version'))
@@ -347,31 +367,13 @@ def _overlap_message(versioned: VersionedMethod, existing: Implementation,
     start = max(existing.min_version, new.min_version)
     ends = [v for v in (existing.max_version, new.max_version) if v is not None]
     end = min(ends) if ends else None
-    both = _describe([(start, end)])
-    return (f'{_where(new.function)}: {versioned.name} for '
-            f'{_describe([(new.min_version, new.max_version)])} overlaps the '
+    both = describe_ranges([(start, end)])
+    return (f'{where(new.function)}: {versioned.name} for '
+            f'{describe_ranges([(new.min_version, new.max_version)])} overlaps the '
             f'implementation for '
-            f'{_describe([(existing.min_version, existing.max_version)])} at '
-            f'{_where(existing.function)} (both claim {both}); each version '
+            f'{describe_ranges([(existing.min_version, existing.max_version)])} at '
+            f'{where(existing.function)} (both claim {both}); each version '
             'must select one implementation.')
-
-
-def _describe(ranges: Sequence[tuple[Version, Optional[Version]]]) -> str:
-    return ', '.join(VersionRange(low, high).short() for low, high in ranges)
-
-
-def _where(function: Callable[..., Any]) -> str:
-    name = getattr(function, '__qualname__', None) or repr(function)
-    code = getattr(inspect.unwrap(function), '__code__', None)
-    if code is None:
-        return name
-    return f'{name} ({code.co_filename}:{code.co_firstlineno})'
-
-
-def _controller_path(function: Callable[..., Any]) -> str:
-    qualname = getattr(function, '__qualname__', function.__name__)
-    owner = qualname.rpartition('.')[0] or qualname
-    return f'{function.__module__}.{owner}'
 
 
 def _missing_error(versioned: VersionedMethod, dispatcher: Any,

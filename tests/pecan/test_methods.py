@@ -324,6 +324,60 @@ def test_api_version_above_when_is_an_error():
                 return {}
 
 
+@pytest.mark.parametrize('second_name', ['_put', '_put_v2'])
+def test_a_second_when_handler_for_a_versioned_method_is_an_error(
+        second_name):
+    """``.when`` for the same HTTP method twice keeps the last handler:
+    the first one's versions would be lost (Nova's style of redefining,
+    with the generic handler's ``.when`` above each)."""
+    registry = fresh()
+    with pytest.raises(VersionedMethodError) as info:
+        class C:
+            @pecan.expose(generic=True, template='json')
+            def config(self):
+                return {}
+
+            @config.when(method='PUT', template='json')
+            @api_version(registry, '1.1', '1.2')
+            def _put(self):
+                return {'put': 1}
+
+            def second(self):
+                return {'put': 2}
+
+            second.__name__ = second.__qualname__ = second_name
+            config.when(method='PUT', template='json')(
+                api_version(registry, '1.3')(second))
+    message = str(info.value)
+    assert 'a second PUT handler replaces the one at' in message
+    assert '(1.1 to 1.2)' in message and '@_put.version(...)' in message
+
+
+def test_a_when_handler_extending_its_versioned_method_is_fine():
+    registry = fresh()
+
+    class C:
+        @pecan.expose(generic=True, template='json')
+        def config(self):
+            return {'get': True}
+
+        @config.when(method='PUT', template='json')
+        @api_version(registry, '1.1', '1.2')
+        def _put(self):
+            return {'put': 1}
+
+        @config.when(method='PUT', template='json')
+        @_put.version('1.3')
+        def _put(self):  # noqa: F811
+            return {'put': 2}
+
+    app = webtest.TestApp(pecan.make_app(
+        C(), hooks=[MicroversionHook(registry)]))
+    for version, put in (('1.2', 1), ('1.3', 2)):
+        assert app.put('/config', headers={
+            'OpenStack-API-Version': f'test {version}'}).json == {'put': put}
+
+
 # -- The dispatcher looks like its implementations to Pecan -------------------
 
 def test_dispatcher_exposure_and_signature():
