@@ -2,6 +2,7 @@
 
 import datetime
 import json
+import sys
 
 import pytest
 
@@ -174,6 +175,24 @@ def test_a_deep_value_is_refused_and_a_deep_document_can_still_be_patched():
     assert _code(lambda: patched_copy(stored, [
         {'op': 'add', 'path': '/x/b', 'value': deep}])) == (
         400, 'microversion.body_too_deep')
+
+
+def test_a_document_deeper_than_the_recursion_limit_is_copied_and_patched():
+    # json_copy recursed: a stored document some 500 levels deep (which
+    # read_json accepts) made every later patch a 400 body_too_deep.
+    depth = sys.getrecursionlimit() + 100
+    document = {'name': 'n', 'deep': _nested(depth)}
+    copied = json_copy(document)
+    assert same_json(copied, document) and copied['deep'] is not \
+        document['deep']
+    patched = patched_copy(document, [
+        {'op': 'replace', 'path': '/name', 'value': 'm'}])
+    assert patched['name'] == 'm' and same_json(patched['deep'],
+                                                document['deep'])
+    inner = patched['deep']
+    while inner:
+        assert inner is not document['deep']
+        inner = inner[0]
 
 
 def test_added_values_are_copied():

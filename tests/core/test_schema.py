@@ -13,6 +13,7 @@ from pecan_microversions import (
     VersionRegistry,
 )
 from pecan_microversions.core.errors import InvalidDeclarationError, UnknownVersionError
+from pecan_microversions.core.json_bodies import read_json
 from pecan_microversions.core.patching import same_json
 from pecan_microversions.core.schema import Schema, field
 
@@ -270,6 +271,26 @@ def test_patches_are_bounded_in_size_and_depth(method):
     _refused(lambda: apply(BOOK, double, V13), 'microversion.patch_too_large')
     _refused(lambda: apply(dict(BOOK, notes={}), nest, V13),
              'microversion.body_too_deep')
+
+
+@pytest.mark.parametrize('method', ['apply_patch', 'patch_newest'])
+def test_a_deep_stored_document_can_still_be_patched(method):
+    # a body some 600 levels deep passes check_body; patching it was then a
+    # 400 body_too_deep whatever the patch (json_copy recursed)
+    schema = _book()
+    depth = 600
+    stored = schema.check_body(read_json(
+        '{"title": "t", "notes": ' + '[' * depth + ']' * depth + '}'), V13)
+    patched = getattr(schema, method)(stored, [
+        {'op': 'replace', 'path': '/title', 'value': 'u'},
+        {'op': 'add', 'path': '/notes' + '/0' * (depth - 1) + '/-',
+         'value': 1}],
+        V13)
+    assert patched['title'] == 'u'
+    inner, levels = patched['notes'], 1
+    while inner != [1]:
+        inner, levels = inner[0], levels + 1
+    assert levels == depth
 
 
 # -- renamed fields: one value for every name -------------------------------
