@@ -20,7 +20,7 @@ from pecan_microversions.core.version import Version, VersionRange
 
 __all__ = ['FieldContract', 'check_available', 'check_member',
            'check_present', 'check_value', 'patch_error', 'pointer_parts',
-           'touched_fields']
+           'touched_fields', 'unseen_value_error']
 
 
 class FieldContract(Protocol):
@@ -114,6 +114,19 @@ def check_present(mandatory: Iterable[str], data: Mapping[str, Any],
 def patch_error(detail: str) -> RequestError:
     """The 400 for a malformed JSON patch."""
     return RequestError(detail, error_code='microversion.invalid_patch')
+
+
+def unseen_value_error(where: str, operation: Mapping[str, Any]
+                       ) -> RequestError:
+    """The 400 for a ``copy`` or ``move`` into a field whose values depend
+    on the version, checked without the resource: the value it brings is
+    not seen."""
+    name = operation.get('op')
+    verb = 'copies' if name == 'copy' else 'moves'
+    return patch_error(
+        f'{where} ({name}) into {operation.get("path")!r}: what it {verb} '
+        'depends on the resource, and this field\'s values depend on the '
+        'version; send the value with "add" or "replace".')
 
 
 def pointer_parts(op: Mapping[str, Any], member: str,

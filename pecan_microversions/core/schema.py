@@ -44,6 +44,7 @@ from pecan_microversions.core.checking import (
     patch_error,
     pointer_parts,
     touched_fields,
+    unseen_value_error,
 )
 from pecan_microversions.core.contract import (
     ValueRange,
@@ -258,10 +259,18 @@ class Schema:
         cannot change, a mandatory one cannot be removed or set to null;
         the values of ``add`` and ``replace`` are checked as in
         :meth:`check_body`.  ``copy`` and ``move`` bring values this cannot
-        see: :meth:`apply_patch` and :meth:`patch_newest` judge them.
+        see: into a field that lists its ``values`` they are refused (as
+        the WSME ``check_patch`` refuses them); :meth:`apply_patch` and
+        :meth:`patch_newest` judge them by their effect instead.
 
         :raises ~pecan_microversions.core.errors.RequestError: naming the operation.
         """
+        return self._operations(patch, version, judged=False)
+
+    def _operations(self, patch: Any, version: Version, *,
+                    judged: bool) -> list[dict[str, Any]]:
+        """:meth:`check_patch`; ``judged``: the caller judges the effect of
+        ``copy`` and ``move``, which are then not refused."""
         if not isinstance(patch, list):
             raise patch_error('The body must be a JSON patch (RFC 6902): a '
                                'list of operations.')
@@ -286,6 +295,9 @@ class Schema:
                 appends=name in ('add', 'copy', 'move'))
             if name in ('add', 'replace') and whole:
                 check_value(self, target, value, version, target)
+            elif (name in ('copy', 'move') and whole and not judged
+                  and target in self.values):
+                raise unseen_value_error(where, op)
         return list(patch)
 
     def apply_patch(self, document: Mapping[str, Any], patch: Any,
@@ -309,7 +321,7 @@ class Schema:
         :raises ~pecan_microversions.core.errors.RequestError: the patch is refused
             or cannot be applied (a missing path, a failed ``test``, ...).
         """
-        operations = self.check_patch(patch, version)
+        operations = self._operations(patch, version, judged=True)
         return patch_stored(
             document, operations, version, self.conversion,
             self._renames[version],
@@ -322,7 +334,7 @@ class Schema:
         shows of the newest document and write it back, keeping every
         field the version cannot see; return the new newest document.
         What the patch changed is judged as by :meth:`apply_patch`."""
-        operations = self.check_patch(patch, version)
+        operations = self._operations(patch, version, judged=True)
         shown = self.conversion.down(newest, version)
         patched = patched_copy(shown, operations)
         self._check_effect(shown, patched, operations, version)

@@ -28,6 +28,7 @@ from pecan_microversions.core.checking import (
     check_present,
     patch_error,
     pointer_parts,
+    unseen_value_error,
 )
 from pecan_microversions.core.contract import ValueRule
 from pecan_microversions.core.errors import RequestError
@@ -132,10 +133,7 @@ def check_operations(datatype: Any, patch: Any, version: Version,
             appends=name in ('add', 'move', 'copy'))
         if name in ('move', 'copy') and not with_document and (
                 target[1] is not None or _may_vary(target[3])):
-            raise patch_error(
-                f'{where} ({name}) into {op["path"]!r}: what it {name}s '
-                'depends on the resource, and this field\'s values depend '
-                'on the version; send the value with "add" or "replace".')
+            raise unseen_value_error(where, op)
         if name in ('add', 'replace'):
             attr_name, rule, binding, target_type, label = target
             value = op['value']

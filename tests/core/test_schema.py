@@ -231,6 +231,30 @@ def test_copy_and_move_of_allowed_values_apply():
         'format'] == 'clay'
 
 
+@pytest.mark.parametrize('op', ['copy', 'move'])
+def test_check_patch_alone_refuses_copy_and_move_into_listed_values(op):
+    # check_patch accepted them: a service applying what it checks set an
+    # ebook format at 1.2 by copying it from notes
+    schema = _book()
+    patch = [{'op': op, 'from': '/notes', 'path': '/format'}]
+    detail = _refused(lambda: schema.check_patch(patch, V12),
+                      'microversion.invalid_patch')
+    verb = {'copy': 'copies', 'move': 'moves'}[op]
+    assert detail == (
+        f"Patch operation #0 ({op}) into '/format': what it {verb} depends "
+        "on the resource, and this field's values depend on the version; "
+        'send the value with "add" or "replace".')
+    # into free-form fields, and below them, they stay
+    for path in ('/colour', '/tags/-'):
+        free = [{'op': op, 'from': '/notes', 'path': path}]
+        assert schema.check_patch(free, V12) == free
+    # apply_patch and patch_newest see the value and judge it
+    assert schema.apply_patch(BOOK, patch, V13)['format'] == 'ebook'
+    assert schema.patch_newest(BOOK, patch, V13)['format'] == 'ebook'
+    _refused(lambda: schema.apply_patch(BOOK, patch, V12),
+             'microversion.value_unavailable')
+
+
 @pytest.mark.parametrize('patch', [
     [{'op': 'copy', 'from': '/tags/-', 'path': '/colour'}],
     [{'op': 'move', 'from': '/tags/-', 'path': '/colour'}],
