@@ -20,8 +20,8 @@ from pecan_microversions.core.version import Version
 if TYPE_CHECKING:  # pragma: no cover
     from pecan_microversions.core.conversion import Conversion
 
-__all__ = ['check_field', 'check_value_maps', 'conversion_specs',
-           'rename_groups']
+__all__ = ['check_field', 'check_no_renamed', 'check_value_maps',
+           'conversion_specs', 'rename_groups']
 
 _Ranges = Mapping[str, tuple[Optional[Version], Optional[Version]]]
 
@@ -32,6 +32,21 @@ def check_field(where: str, mandatory: bool, readonly: bool) -> None:
         raise InvalidDeclarationError(
             f'{where} is both mandatory and read-only: no request could '
             'send it, and none could leave it out.')
+
+
+def check_no_renamed(where: str, name: str, changes: Iterable[Any]) -> None:
+    """Refuse a ``Renamed`` among a plain-dict field's ``changes``: a
+    :class:`~pecan_microversions.core.schema.Schema` renames with
+    ``replaces=``, which its checks, patches and responses all follow."""
+    for change in changes:
+        if isinstance(change, Renamed):
+            old, last = change.old_name, str(change.max_version)
+            raise InvalidDeclarationError(
+                f'{where} declares Renamed({old!r}, {last!r}) in changes=; '
+                f'a Schema renames with replaces=: declare {old!r}: '
+                f'field(max_version={last!r}) and {name!r}: field('
+                f'min_version=<the version after {last}>, '
+                f'replaces={old!r}).')
 
 
 def rename_groups(resource: str, fields: Mapping[str, Any], ranges: _Ranges,

@@ -55,6 +55,7 @@ from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.field_rules import (
     check_field,
+    check_no_renamed,
     check_value_maps,
     conversion_specs,
     rename_groups,
@@ -66,7 +67,7 @@ from pecan_microversions.core.patching import (
     same_json,
 )
 from pecan_microversions.core.registry import VersionRegistry
-from pecan_microversions.core.representations import Change, Renamed
+from pecan_microversions.core.representations import Change
 from pecan_microversions.core.stored_patches import patch_stored
 from pecan_microversions.core.version import Version, VersionLike
 
@@ -102,7 +103,7 @@ def field(min_version: Optional[VersionLike] = None,
     :param mandatory: a request body must carry it (at versions that have it).
     :param readonly: a request may not set or patch it.
     :param changes: how older versions show it (``ValueMap``, ``Computed``,
-        ``Retype``; see :doc:`conversion`).
+        ``Retype``; see :doc:`conversion`); a rename is ``replaces=``.
     """
     return Field(min_version, max_version, values, replaces, mandatory,
                  readonly, tuple(changes))
@@ -116,10 +117,10 @@ class Schema:
     :param resource: the resource's name in the registry and in errors.
     :param fields: ``{public name: field(...)}``.
     :raises ~pecan_microversions.core.errors.RegistryError: a bound is not in
-        the history, a range is inverted, a rename is wrong, a field is both
-        mandatory and read-only, a ``ValueMap`` shows a version a value its
-        ``values`` forbid there, or ``resource`` already has fields in the
-        registry.
+        the history, a range is inverted, a rename is wrong (or declared
+        as a ``Renamed`` change), a field is both mandatory and read-only,
+        a ``ValueMap`` shows a version a value its ``values`` forbid there,
+        or ``resource`` already has fields in the registry.
     """
 
     def __init__(self, registry: VersionRegistry, resource: str,
@@ -142,6 +143,8 @@ class Schema:
                     f'{spec!r}.')
             check_field(f'Schema {resource!r}: {name}', spec.mandatory,
                         spec.readonly)
+            check_no_renamed(f'Schema {resource!r}: {name}', name,
+                             spec.changes)
             self.ranges[name], rule = declare_ranged(
                 registry, 'field', resource, name, spec.min_version,
                 spec.max_version, spec.values)
@@ -168,8 +171,7 @@ class Schema:
                          for v in registry.versions}
         #: rename groups whose versions see different values (changes=)
         self._converted = frozenset(
-            g for g in self.groups if any(not isinstance(c, Renamed)
-                                          for c in self.fields[g[0]].changes))
+            g for g in self.groups if self.fields[g[0]].changes)
         #: (name shown, group) of each rename group at each version
         self._renames: dict[Version, RenameGroups] = {
             v: tuple((n, g) for g in self.groups for n in g

@@ -6,6 +6,7 @@ import pytest
 
 from pecan_microversions import (
     Computed,
+    Renamed,
     RequestError,
     Retype,
     ValueMap,
@@ -451,6 +452,16 @@ def test_patch_newest_maps_a_copied_value_up():
     ({'old': field(max_version='1.0', changes=[Computed(len)]),
       'new': field(min_version='1.1', replaces='old')},
      "replaces 'old', which declares changes="),
+    # a Schema's checks and patches follow replaces= only: a Renamed
+    # change was accepted, then the old name refused where it exists
+    ({'name': field(), 'hw': field(changes=[Renamed('driver', '1.0')])},
+     "Schema 'thing': hw declares Renamed('driver', '1.0') in changes=; a "
+     "Schema renames with replaces=: declare 'driver': field(max_version="
+     "'1.0') and 'hw': field(min_version=<the version after 1.0>, "
+     "replaces='driver')."),
+    ({'hw': field(changes=[ValueMap({'a': 'b'}, '1.0'),
+                           Renamed('driver', '1.1')])},
+     "hw declares Renamed('driver', '1.1')"),
 ])
 def test_declarations_no_request_could_satisfy(fields, match):
     registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b'),
