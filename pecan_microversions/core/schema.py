@@ -36,16 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from pecan_microversions.core.checking import (
-    check_available,
-    check_member,
-    check_present,
-    check_value,
-    patch_error,
-    pointer_parts,
-    touched_fields,
-    unseen_value_error,
-)
+from pecan_microversions.core.checking import check_member, check_present
 from pecan_microversions.core.contract import (
     ValueRange,
     ValueRule,
@@ -60,21 +51,14 @@ from pecan_microversions.core.field_rules import (
     conversion_specs,
     rename_groups,
 )
-from pecan_microversions.core.patching import (
-    RenameGroups,
-    moves_away,
-    patched_copy,
-    same_json,
-)
+from pecan_microversions.core.patching import RenameGroups, patched_copy
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import Change
+from pecan_microversions.core.schema_patches import check_effect, check_operations
 from pecan_microversions.core.stored_patches import patch_stored
 from pecan_microversions.core.version import Version, VersionLike
 
 __all__ = ['Field', 'Schema', 'field']
-
-_OPS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
-
 
 @dataclass(frozen=True)
 class Field:
@@ -267,40 +251,7 @@ class Schema:
 
         :raises ~pecan_microversions.core.errors.RequestError: naming the operation.
         """
-        return self._operations(patch, version, judged=False)
-
-    def _operations(self, patch: Any, version: Version, *,
-                    judged: bool) -> list[dict[str, Any]]:
-        """:meth:`check_patch`; ``judged``: the caller judges the effect of
-        ``copy`` and ``move``, which are then not refused."""
-        if not isinstance(patch, list):
-            raise patch_error('The body must be a JSON patch (RFC 6902): a '
-                               'list of operations.')
-        for index, op in enumerate(patch):
-            where = f'Patch operation #{index}'
-            if not isinstance(op, dict):
-                raise patch_error(f'{where} must be a JSON object.')
-            name = op.get('op')
-            if name not in _OPS:
-                raise patch_error(f'{where}: "op" must be one of '
-                                   f'{", ".join(_OPS)}, not {name!r}.')
-            if name in ('add', 'replace', 'test') and 'value' not in op:
-                raise patch_error(f'{where} ({name}) has no "value".')
-            if name in ('move', 'copy'):
-                self._pointer(op, 'from', where, version,
-                              changes=name == 'move', removes=moves_away(op))
-            value = op.get('value')
-            target, whole = self._pointer(
-                op, 'path', where, version, changes=name != 'test',
-                removes=name == 'remove' or (name in ('add', 'replace')
-                                             and value is None),
-                appends=name in ('add', 'copy', 'move'))
-            if name in ('add', 'replace') and whole:
-                check_value(self, target, value, version, target)
-            elif (name in ('copy', 'move') and whole and not judged
-                  and target in self.values):
-                raise unseen_value_error(where, op)
-        return list(patch)
+        return check_operations(self, patch, version, judged=False)
 
     def apply_patch(self, document: Mapping[str, Any], patch: Any,
                     version: Version) -> dict[str, Any]:
@@ -323,12 +274,12 @@ class Schema:
         :raises ~pecan_microversions.core.errors.RequestError: the patch is refused
             or cannot be applied (a missing path, a failed ``test``, ...).
         """
-        operations = self._operations(patch, version, judged=True)
+        operations = check_operations(self, patch, version, judged=True)
         return patch_stored(
             document, operations, version, self.conversion,
             self._renames[version],
-            lambda view, result: self._check_effect(view, result, operations,
-                                                    version))
+            lambda view, result: check_effect(self, view, result, operations,
+                                              version))
 
     def patch_newest(self, newest: Mapping[str, Any], patch: Any,
                      version: Version) -> dict[str, Any]:
@@ -336,62 +287,11 @@ class Schema:
         shows of the newest document and write it back, keeping every
         field the version cannot see; return the new newest document.
         What the patch changed is judged as by :meth:`apply_patch`."""
-        operations = self._operations(patch, version, judged=True)
+        operations = check_operations(self, patch, version, judged=True)
         shown = self.conversion.down(newest, version)
         patched = patched_copy(shown, operations)
-        self._check_effect(shown, patched, operations, version)
+        check_effect(self, shown, patched, operations, version)
         return self.conversion.merge(newest, shown, patched, version)
-
-    def _check_effect(self, before: Mapping[str, Any],
-                      after: Mapping[str, Any],
-                      operations: list[dict[str, Any]],
-                      version: Version) -> None:
-        """Judge each field the patch changed (named as ``version`` names
-        it) as a body's: allowed at ``version``, a mandatory one not null
-        or absent."""
-        for name in touched_fields(operations):
-            new = after.get(name, _MISSING)
-            if same_json(before.get(name, _MISSING), new):
-                continue
-            if new is _MISSING or new is None:
-                if name in self.mandatory[version]:
-                    raise RequestError(
-                        f'Mandatory field {name!r} cannot be removed or set '
-                        'to null.', error_code='microversion.missing_field')
-                continue
-            check_value(self, name, new, version, name)
-
-    def _pointer(self, op: Mapping[str, Any], member: str, where: str,
-                 version: Version, *, changes: bool, removes: bool,
-                 appends: bool = False) -> tuple[str, bool]:
-        """The field a pointer names, and whether it names the whole field."""
-        parts = pointer_parts(op, member, where)
-        pointer = op[member]
-        name, whole = parts[0], len(parts) == 1
-        spec = self.fields.get(name)
-        if spec is None:
-            raise RequestError(f'{where}: unknown field {name!r} in {pointer!r}.',
-                           error_code='microversion.unknown_field')
-        if '-' in parts[1:-1] or (parts[-1] == '-' and not whole
-                                  and not appends):
-            # values below a field are free-form: "-" is refused wherever
-            # it could not end an array's path
-            raise patch_error(f'{where}: "-" in {pointer!r} names no item; '
-                              'it only ends the path of an add, copy or '
-                              'move.')
-        check_available(self, name, version, name)
-        if changes and spec.readonly:
-            raise RequestError(f'{where}: field {name!r} is read-only.',
-                           error_code='microversion.read_only_field')
-        if changes and name in self.computed[version]:
-            raise RequestError(f'{where}: field {name!r} of {self.resource} '
-                               'is computed and cannot be changed.',
-                               error_code='microversion.read_only_field')
-        if removes and whole and spec.mandatory:
-            raise RequestError(f'{where}: mandatory field {name!r} cannot be '
-                           'removed or set to null.',
-                           error_code='microversion.missing_field')
-        return name, whole
 
 
 _MISSING = object()
