@@ -115,11 +115,13 @@ def names_held(document: Mapping[str, Any], view: Mapping[str, Any],
     """Write the patched ``result`` of ``view`` (see
     :func:`named_as_shown`) back under the names ``document`` holds each
     renamed field under, and no other: a change or removal under the
-    version's name is one of the field under all of them."""
+    version's name is one of the field under all of them.  A field
+    ``document`` does not hold yet is written under every name, as a
+    checked body holds it (a reader of the newest name alone sees it)."""
     for name, group in groups:
         after = result.get(name, _MISSING)
         changed = not same_json(view.get(name, _MISSING), after)
-        held = [n for n in group if n in document] or [name]
+        held = [n for n in group if n in document] or group
         for other in group:
             if other in held and changed and after is not _MISSING:
                 result[other] = after

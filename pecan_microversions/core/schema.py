@@ -160,6 +160,9 @@ class Schema:
         self._renames: dict[Version, RenameGroups] = {
             v: tuple((n, g) for g in self.groups for n in g
                      if n in self.visible[v]) for v in registry.versions}
+        self._plain_renames = {v: tuple(r for r in renames
+                                        if r[1] not in self._converted)
+                               for v, renames in self._renames.items()}
 
     def __repr__(self) -> str:
         return f'<Schema {self.resource} ({len(self.fields)} fields)>'
@@ -181,17 +184,21 @@ class Schema:
             raise TypeError(f'Schema.filter takes a dict or a list of dicts, '
                             f'not {type(document).__name__}.')
         if self.conversion.changes_values:
-            return self.conversion.down(document, version)
-        visible = self.visible[version]
-        result = {k: v for k, v in document.items()
-                  if k not in self.fields or k in visible}
-        for group in self.groups:
-            shown = [name for name in group if name in visible]
-            if shown and shown[0] not in result:
+            # down reads the newest name only; a replaces= rename without
+            # changes of its own has one value under every name
+            result = self.conversion.down(document, version)
+            renames = self._plain_renames[version]
+        else:
+            visible = self.visible[version]
+            result = {k: v for k, v in document.items()
+                      if k not in self.fields or k in visible}
+            renames = self._renames[version]
+        for shown, group in renames:
+            if shown not in result:
                 held = next((document[n] for n in group if n in document),
                             _MISSING)
                 if held is not _MISSING:
-                    result[shown[0]] = held
+                    result[shown] = held
         return result
 
     def check_body(self, data: Any, version: Version) -> dict[str, Any]:
@@ -261,7 +268,8 @@ class Schema:
         A renamed field is patched under the version's name whichever name
         ``document`` holds it under, and a change to it is written under
         every name ``document`` holds it under (all of them after
-        :meth:`check_body`), so every version sees it.  A field whose
+        :meth:`check_body`, or when it held none), so every version sees
+        it.  A field whose
         values differ between versions (renamed or not) is read from the
         newest name converted down, a computed one as ``version`` shows
         it, and a change is written under the newest name converted up (a

@@ -376,6 +376,32 @@ def test_a_renamed_and_converted_field_reaches_the_newest_representation():
         'hw': 'new-ipmi'}
 
 
+@pytest.mark.parametrize('patch, version', [
+    ([{'op': 'add', 'path': '/author', 'value': 'a'}], V10),
+    ([{'op': 'copy', 'from': '/title', 'path': '/author'}], V10),
+    ([{'op': 'add', 'path': '/writer', 'value': 'a'}], V12),
+])
+def test_a_renamed_field_added_beside_converted_fields_is_never_lost(
+        patch, version):
+    # With a field declaring changes=, filter converts down, reading the
+    # newest name only: added at 1.0 under "author" alone, the value the
+    # client set was missing from every response.
+    schema = _schema({'state': field(changes=[
+        ValueMap({'new': 'old'}, '1.1')])})
+    stored = schema.check_body({'title': 'a', 'state': 'new'}, V12)
+    patched = schema.apply_patch(stored, patch, version)
+    assert patched == schema.check_body(
+        {'title': 'a', 'state': 'new', 'writer': 'a'}, V12)
+    assert schema.filter(patched, V10)['author'] == 'a'
+    assert schema.filter(patched, V12)['writer'] == 'a'
+    # a document holding the old name alone shows it at every version too
+    old = {'title': 't', 'author': 'a', 'state': 'new'}
+    assert schema.filter(old, V10) == {'title': 't', 'author': 'a',
+                                       'state': 'old'}
+    assert schema.filter(old, V12) == {'title': 't', 'state': 'new',
+                                       'writer': 'a'}
+
+
 # -- patch_newest -------------------------------------------------------------
 
 def _converted():
