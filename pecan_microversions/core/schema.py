@@ -163,6 +163,12 @@ class Schema:
         self._plain_renames = {v: tuple(r for r in renames
                                         if r[1] not in self._converted)
                                for v, renames in self._renames.items()}
+        #: the names of the fields bodies at each version send in another
+        #: representation than the newest (converted up by check_body)
+        self._ups = {v: frozenset(
+            s.key for s in self.conversion.plan(v) if s.compute is None
+            and self.fields[s.name].changes and (s.up or s.key != s.name))
+            for v in registry.versions}
 
     def __repr__(self) -> str:
         return f'<Schema {self.resource} ({len(self.fields)} fields)>'
@@ -202,17 +208,19 @@ class Schema:
         return result
 
     def check_body(self, data: Any, version: Version) -> dict[str, Any]:
-        """Check a request body; return it ready for the service.
+        """Check a request body; return it ready for the service: in the
+        newest representation, to store as it is.
 
         Refuses (naming the field) an unknown or read-only field, a field
         ``version`` lacks (the registry's ``unavailable_status``), a value
         outside its range, ``null`` or nothing for a mandatory field.  The
-        copy returned carries a renamed field's value under every name
-        (when the field's values change between versions: under the newest
-        name, the value converted up to the newest representation, as
-        :meth:`~pecan_microversions.core.conversion.Conversion.up` gives
-        it), and leaves out the nulls the registry's ``null_as_absent``
-        accepted.
+        copy returned carries a renamed field's value under every name;
+        a field whose values change between versions (``changes=``) is
+        converted up to the newest representation under its newest name,
+        as :meth:`~pecan_microversions.core.conversion.Conversion.up`
+        converts it (a renamed one also keeps the value sent under the
+        version's name); a computed field, and the nulls the registry's
+        ``null_as_absent`` accepted, are left out.
 
         :raises ~pecan_microversions.core.errors.RequestError: naming the problem.
         """
@@ -229,18 +237,16 @@ class Schema:
                             readonly=spec.readonly, mandatory=spec.mandatory):
                 result[name] = value
         check_present(self.mandatory[version], result)
-        for group in self.groups:
-            sent = next((n for n in group if n in result), None)
-            if sent is None:
-                continue
-            if group in self._converted:
-                if sent != group[0]:
-                    newest = self.conversion.up({sent: result[sent]}, version)
-                    if group[0] in newest:
-                        result[group[0]] = newest[group[0]]
-                continue
-            for name in group:
-                result.setdefault(name, result[sent])
+        for sent, group in self._plain_renames[version]:
+            if sent in result:
+                for name in group:
+                    result.setdefault(name, result[sent])
+        converting = self._ups[version].intersection(result)
+        if converting:  # to the newest representation, by newest name
+            result.update(self.conversion.up(
+                {name: result[name] for name in converting}, version))
+        for name in self.computed[version].intersection(result):
+            del result[name]  # what clients send for it is not stored
         return result
 
     def check_patch(self, patch: Any, version: Version) -> list[dict[str, Any]]:

@@ -376,6 +376,45 @@ def test_a_renamed_and_converted_field_reaches_the_newest_representation():
         'hw': 'new-ipmi'}
 
 
+def test_check_body_returns_every_converted_field_in_its_newest_form():
+    # Only renamed fields were converted up: a 1.0 owner was returned (and
+    # stored) as the string sent, and every later GET at 1.0 was a 500.
+    registry = VersionRegistry('z', [('1.0', 'a'), ('1.1', 'b'),
+                                     ('1.2', 'c')])
+    schema = Schema(registry, 'node', {
+        'name': field(),
+        'owner': field(changes=[Retype(
+            down=lambda o: o['name'], max_version='1.0',
+            up=lambda n: {'name': n, 'domain': 'default'})]),
+        'state': field(changes=[ValueMap({'deployed': 'active'}, '1.1',
+                                         up={'active': 'deployed'})]),
+        'driver': field(max_version='1.0'),
+        'hw': field(min_version='1.1', replaces='driver', changes=[
+            ValueMap({'new-ipmi': 'ipmi'}, '1.1', up={'ipmi': 'new-ipmi'})]),
+        'label': field(max_version='1.0', changes=[
+            Computed(lambda d: 'L', reads=['name'])]),
+    })
+    owner = {'name': 'alice', 'domain': 'default'}
+    body = schema.check_body({'name': 'n', 'owner': 'alice', 'state': 'active',
+                              'driver': 'ipmi', 'label': 'L'}, V10)
+    assert body == {'name': 'n', 'owner': owner, 'state': 'deployed',
+                    'driver': 'ipmi', 'hw': 'new-ipmi'}
+    assert schema.filter(body, V10) == {'name': 'n', 'owner': 'alice',
+                                        'state': 'active', 'driver': 'ipmi',
+                                        'label': 'L'}
+    # the newest name at a version whose values still differ: converted
+    assert schema.check_body({'owner': owner, 'state': 'active',
+                              'hw': 'ipmi'}, V11) == {
+        'owner': owner, 'state': 'deployed', 'hw': 'new-ipmi'}
+    newest = {'owner': owner, 'state': 'active', 'hw': 'ipmi'}
+    assert schema.check_body(newest, V12) == newest
+    # what apply_patch stores for the same request at the same version
+    assert schema.apply_patch({'name': 'n'}, [
+        {'op': 'add', 'path': '/owner', 'value': 'alice'},
+        {'op': 'add', 'path': '/state', 'value': 'active'}], V10) == {
+        'name': 'n', 'owner': owner, 'state': 'deployed'}
+
+
 @pytest.mark.parametrize('patch, version', [
     ([{'op': 'add', 'path': '/author', 'value': 'a'}], V10),
     ([{'op': 'copy', 'from': '/title', 'path': '/author'}], V10),
