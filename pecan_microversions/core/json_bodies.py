@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from math import isinf
 from typing import Any, Union
 
 from pecan_microversions.core.errors import RequestError
@@ -50,15 +51,15 @@ def _no_constant(name: str) -> Any:
 
 def _finite(text: str) -> float:
     value = float(text)
-    if value in (_INFINITY, -_INFINITY):
-        raise StrictJSONError(f'The JSON body holds the number {text[:40]}, '
-                              'too large for a floating-point number.')
+    if isinf(value):
+        raise StrictJSONError('The JSON body holds a number too large for a '
+                              f'floating-point number ({text[:40]} reads as '
+                              'infinity, which JSON does not have).')
     return value
 
 
-_INFINITY = float('inf')
 #: Decodes JSON text refusing a key given twice in one object, ``NaN``,
-#: ``Infinity`` and ``-Infinity``, and numbers that only fit as infinity
+#: ``Infinity`` and ``-Infinity``, and numbers only infinity holds
 #: (``1e999``) (:class:`StrictJSONError`); one for every body, as it keeps
 #: no state between documents (``json.loads`` with a hook makes one per
 #: call).
@@ -91,7 +92,7 @@ def read_json(body: Union[bytes, str], *, malformed: Any = _REFUSE) -> Any:
                            error_code='microversion.invalid_body') from None
     except RecursionError:
         raise body_too_deep() from None
-    if '\\u' in body and _SURROGATE_ESCAPE.search(body):
+    if '\\u' in body and _may_hold_lone_surrogate(body):
         lone = _lone_surrogate(value)
         if lone is not None:
             raise RequestError(
@@ -101,10 +102,27 @@ def read_json(body: Union[bytes, str], *, malformed: Any = _REFUSE) -> Any:
     return value
 
 
-#: An escape that may stand for half of a surrogate pair; the decoder
-#: joins the halves of a whole pair into one character.
+#: The escape of a surrogate; the decoder joins a high one followed by a
+#: low one (a whole pair) into one character.
 _SURROGATE_ESCAPE = re.compile(r'\\u[dD][89a-fA-F]')
-_SURROGATE = re.compile('[\ud800-\udfff]')
+_LOW = re.compile(r'\\u[dD][c-fC-F]')
+_SURROGATE = re.compile('[\\ud800-\\udfff]')
+
+
+def _may_hold_lone_surrogate(body: str) -> bool:
+    """Whether JSON text ``body`` has the escape of a surrogate that is not
+    half of a whole pair (or an escaped backslash before such text: the
+    parsed value tells)."""
+    paired = -1  # where the low half of the last whole pair starts
+    for found in _SURROGATE_ESCAPE.finditer(body):
+        start = found.start()
+        if start == paired:
+            continue
+        if body[start + 3] not in '89abAB' or not _LOW.match(body,
+                                                            start + 6):
+            return True
+        paired = start + 6
+    return False
 
 
 def _lone_surrogate(value: Any) -> Any:

@@ -165,16 +165,19 @@ def error_from_wsme_fault(response: webob.Response) -> Optional[APIError]:
 def error_from_app_response(response: webob.Response,
                             method: str = '') -> Optional[APIError]:
     """Our error for an error response the application returned rather than
-    raised: a WebOb HTTP error (``return webob.exc.HTTPConflict()``) or a
-    WSME fault body; ``None`` for a body of its own, which is kept.
+    raised: a WebOb HTTP error with WebOb's own page (``return
+    webob.exc.HTTPConflict()``) or a WSME fault body; ``None`` for a body
+    of the application's own, which is kept.
 
     :param method: the request's HTTP method, named in a 405's detail.
     """
-    if isinstance(response, webob.exc.HTTPException):
+    if isinstance(response, webob.exc.HTTPException) and not (
+            response.has_body):  # WebOb writes its page when it is sent
         error = error_from_http_exception(response, method)
         if error.code >= 500:  # its text is not the client's business
             return APIError(INTERNAL_ERROR, status=error.code,
-                            error_code=error.error_code)
+                            error_code=error.error_code,
+                            headers=error.extra_headers)
         return error
     return error_from_wsme_fault(response)
 

@@ -11,9 +11,9 @@ which the hook calls before routing, refuses them all.
 
 from __future__ import annotations
 
-import urllib.parse
-from collections.abc import Mapping
 from typing import Any
+
+import webob
 
 from pecan_microversions.pecan.errors import APIError
 
@@ -22,21 +22,22 @@ __all__ = ['check_override']
 _SAFE = frozenset(['GET', 'HEAD'])
 
 
-def check_override(environ: Mapping[str, Any]) -> None:
+def check_override(environ: dict[str, Any]) -> None:
     """Refuse a GET or HEAD request whose ``_method`` query parameter names
-    another method than GET or HEAD.
+    another method than GET or HEAD, read as Pecan reads it (WebOb's
+    parsing, the last value given), on any URL.
 
     :raises ~pecan_microversions.pecan.errors.APIError: 405
         ``http.method_not_allowed``, as Pecan answers GET to DELETE.
     """
     method = environ.get('REQUEST_METHOD')
-    query = environ.get('QUERY_STRING', '')
-    if method not in _SAFE or '_method' not in query:
+    if method not in _SAFE or not environ.get('QUERY_STRING'):
         return
-    for key, value in urllib.parse.parse_qsl(query, keep_blank_values=True):
-        if key == '_method' and value.upper() not in _SAFE:
-            raise APIError(
-                f'A {method} request cannot be sent on as {value.upper()!r} '
-                'with _method: it must change nothing.  Send the request '
-                'with its own method.', status=405,
-                error_code='http.method_not_allowed')
+    # Parsed once: WebOb keeps the result in the environ for Pecan.
+    value = webob.BaseRequest(environ).GET.get('_method')
+    if value is not None and value.upper() not in _SAFE:
+        raise APIError(
+            f'A {method} request cannot be sent on as {value.upper()!r} '
+            'with _method: it must change nothing.  Send the request with '
+            'its own method.', status=405,
+            error_code='http.method_not_allowed')

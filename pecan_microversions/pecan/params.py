@@ -131,10 +131,10 @@ class ParamRules:
         """Check the query string: each key by the argument it sets (``tag``
         for ``tag[0]``, ``flt`` for ``flt.owner``), as WSME reads it.
 
-        :param wsme_keys: whether the method reads WSME's dotted and
-            indexed keys; if not (a plain ``pecan.expose`` method, which
-            Pecan passes ``tag[0]`` as it is), such a key for a parameter
-            is a 400.
+        :param wsme_keys: whether the method may read WSME's dotted and
+            indexed keys (a WSME method, or one taking ``**kwargs``, which
+            Pecan passes ``tag[0]`` as it is); if not, such a key for a
+            parameter is a 400.
         """
         available = self.available[version]
         for key in query.keys():
@@ -315,8 +315,8 @@ def query_params(registry: VersionRegistry, owner: str, /,
             version = get_version(request)
             try:
                 if request.environ.get('QUERY_STRING'):  # else none to check
-                    rules.check(request.GET, known, version,
-                                wsme_keys=signature is None)
+                    rules.check(request.GET, known, version, wsme_keys=(
+                        signature is None or variadic is not None))
                 if signature is not None:  # what Pecan passes, any source
                     try:
                         bound = signature.bind_partial(*args,

@@ -249,7 +249,12 @@ class _Returning:
 
     @pecan.expose()
     def broken(self):
-        return webob.exc.HTTPInternalServerError(detail='db password x')
+        return webob.exc.HTTPServiceUnavailable(
+            detail='db password x', headers={'Retry-After': '30'})
+
+    @pecan.expose()
+    def written(self):
+        return webob.exc.HTTPConflict(json_body={'mine': 1})
 
     @pecan.expose('json')
     def own(self):
@@ -266,9 +271,11 @@ def test_an_http_error_the_controller_returns_is_rendered_as_if_raised(
     gone = app.get('/gone', expect_errors=True)
     broken = app.get('/broken', expect_errors=True)
     own = app.get('/own', expect_errors=True)
-    for response in (conflict, gone, broken, own):
+    written = app.get('/written', expect_errors=True)
+    for response in (conflict, gone, broken, own, written):
         assert response.headers[STANDARD] == 'gadget 1.0'
     assert own.json == {'message': 'no such gadget'}  # a body of its own
+    assert written.json == {'mine': 1}
     if app_errors == 'keep':
         assert conflict.content_type == 'text/plain'
         return
@@ -277,8 +284,9 @@ def test_an_http_error_the_controller_returns_is_rendered_as_if_raised(
     assert error['detail'] == 'The gadget is locked.'
     assert gone.status_int == 405 and gone.headers['Allow'] == 'GET'
     assert gone.json['errors'][0]['code'] == 'http.method_not_allowed'
-    assert broken.status_int == 500
+    assert broken.status_int == 503
     assert 'password' not in broken.text
+    assert broken.headers['Retry-After'] == '30'
 
 
 @pytest.mark.parametrize('headers, label, legacy', [

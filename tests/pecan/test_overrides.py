@@ -51,7 +51,8 @@ def app():
 @pytest.mark.parametrize('method', ['GET', 'HEAD'])
 @pytest.mark.parametrize('path, override', [
     ('/things/t1', 'delete'), ('/things/t1', 'PATCH'), ('/things', 'post'),
-    ('/things/t1', 'put'), ('/things/t1?_method=get&x=1', 'delete')])
+    ('/things/t1', 'put'), ('/things/t1?_method=get&x=1', 'delete'),
+    ('/things/t1?%5Fmethod=get&x=1', 'delete')])
 def test_a_safe_request_is_never_overridden_into_a_change(app, method, path,
                                                           override):
     separator = '&' if '?' in path else '?'
@@ -73,3 +74,19 @@ def test_get_and_head_overrides_and_post_overrides_still_route(app):
     assert app.post('/things/t1', {'_method': 'patch'}).json == {
         'patched': 't1'}
     assert CALLED == ['delete', 'patch']
+
+
+@pytest.mark.parametrize('query', [
+    '%5Fmethod=patch', '_%6Dethod=delete', 'x=1;_method=patch',
+    '_method=get&_method=delete'])
+def test_the_override_is_read_as_pecan_reads_it(app, query):
+    # Percent-encoded keys and ";" separators reach Pecan as "_method";
+    # of several values, Pecan takes the last.
+    response = app.get(f'/things/t1?{query}', expect_errors=True)
+    assert response.status_int == 405, response.body
+    assert CALLED == []
+
+
+def test_a_safe_last_override_is_no_change(app):
+    assert app.get('/things/t1?_method=delete&_method=get').json == {
+        'got': 't1'}

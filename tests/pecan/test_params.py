@@ -222,3 +222,18 @@ def test_deprecated_spellings_warn():
     with pytest.warns(DeprecationWarning, match='min_version'):
         spec = param(introduced='1.1', last='1.2')
     assert (spec.min_version, spec.max_version) == ('1.1', '1.2')
+
+
+def test_a_plain_method_taking_kwargs_gets_wsme_keys_as_they_are():
+    registry = VersionRegistry('shelf', HISTORY)
+
+    class Root:
+        @query_params(registry, 'GET /kw', tag=param(multiple=True))
+        @pecan.expose('json')
+        def kw(self, tag=None, **kw):
+            return {'tag': tag, 'kw': kw}
+
+    app = webtest.TestApp(pecan.make_app(
+        Root(), hooks=[MicroversionHook(registry)], debug=False))
+    assert app.get('/kw/?tag[0]=x&tag.k=v').json == {
+        'tag': None, 'kw': {'tag[0]': 'x', 'tag.k': 'v'}}
