@@ -111,17 +111,20 @@ def named_as_shown(document: Mapping[str, Any],
 
 
 def names_held(document: Mapping[str, Any], view: Mapping[str, Any],
-               result: dict[str, Any], groups: RenameGroups) -> None:
+               result: dict[str, Any], groups: RenameGroups,
+               every_name: bool = False) -> None:
     """Write the patched ``result`` of ``view`` (see
     :func:`named_as_shown`) back under the names ``document`` holds each
     renamed field under, and no other: a change or removal under the
     version's name is one of the field under all of them.  A field
-    ``document`` does not hold yet is written under every name, as a
-    checked body holds it (a reader of the newest name alone sees it)."""
+    ``document`` does not hold yet is written under the version's name, or
+    with ``every_name`` under all of them, as a plain-dict schema's checked
+    body holds it (a reader of the newest name alone sees it)."""
     for name, group in groups:
         after = result.get(name, _MISSING)
         changed = not same_json(view.get(name, _MISSING), after)
-        held = [n for n in group if n in document] or group
+        held = [n for n in group if n in document] or (
+            list(group) if every_name else [name])
         for other in group:
             if other in held and changed and after is not _MISSING:
                 result[other] = after
@@ -347,7 +350,8 @@ def json_copy(value: Any) -> Any:
 
     Anything else (a tuple, a date, a mapping of another class) is copied
     by ``copy.deepcopy``; ``json_copy`` costs a fraction of it on JSON.
-    Without recursion: a document of any depth is copied.
+    Without recursion: a document of any depth is copied, up to 100,000
+    levels (deeper, or a value holding itself, raises ``RecursionError``).
     """
     cls = value.__class__
     if cls in _SCALARS:
@@ -356,10 +360,14 @@ def json_copy(value: Any) -> Any:
         return copy.deepcopy(value)
     root: Any = {} if cls is dict else []
     new: Any
-    stack = [(value, root)]  # (original, its copy still to fill)
+    stack = [(value, root, 0)]  # (original, its copy to fill, its depth)
     pop, push = stack.pop, stack.append
     while stack:
-        original, target = pop()
+        original, target, depth = pop()
+        if depth > _COPY_DEPTH:
+            raise RecursionError('The value is nested too deeply to copy '
+                                 '(or holds itself).')
+        depth += 1
         if original.__class__ is dict:
             for key, item in original.items():
                 cls = item.__class__
@@ -367,7 +375,7 @@ def json_copy(value: Any) -> Any:
                     target[key] = item
                 elif cls is dict or cls is list:
                     target[key] = new = {} if cls is dict else []
-                    push((item, new))
+                    push((item, new, depth))
                 else:
                     target[key] = copy.deepcopy(item)
         else:
@@ -377,7 +385,10 @@ def json_copy(value: Any) -> Any:
                     target.append(item)
                 elif cls is dict or cls is list:
                     target.append(new := {} if cls is dict else [])
-                    push((item, new))
+                    push((item, new, depth))
                 else:
                     target.append(copy.deepcopy(item))
     return root
+
+
+_COPY_DEPTH = 100_000

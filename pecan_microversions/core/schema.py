@@ -293,7 +293,7 @@ class Schema:
             document, operations, version, self.conversion,
             self._renames[version],
             lambda view, result: check_effect(self, view, result, operations,
-                                              version))
+                                              version), every_name=True)
 
     def patch_newest(self, newest: Mapping[str, Any], patch: Any,
                      version: Version) -> dict[str, Any]:

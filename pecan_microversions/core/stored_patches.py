@@ -54,7 +54,7 @@ def _converted_groups(conversion: Conversion, version: Version
 def patch_stored(document: Mapping[str, Any],
                  operations: list[dict[str, Any]], version: Version,
                  conversion: Optional[Conversion], renames: RenameGroups,
-                 judge: Judge) -> dict[str, Any]:
+                 judge: Judge, every_name: bool = False) -> dict[str, Any]:
     """Apply checked ``operations``, written against what ``version`` shows,
     to a copy of the stored ``document``; return the copy.
 
@@ -62,6 +62,9 @@ def patch_stored(document: Mapping[str, Any],
     :param renames: every rename group ``version`` shows (name shown, all
         names of the group).
     :param judge: refuses, by raising, what the patch changed.
+    :param every_name: write a renamed field the document holds under no
+        name under all of them (see :func:`~pecan_microversions.core.
+        patching.names_held`).
     :raises ~pecan_microversions.core.errors.RequestError: the patch cannot
         be applied, or changes a computed field, or a retyped one whose
         stored value holds more than ``version`` shows (409).
@@ -77,7 +80,7 @@ def patch_stored(document: Mapping[str, Any],
         view.update((n, down[n]) for n, _ in converted if n in down)
     result: dict[str, Any] = patched_copy(view, operations)
     judge(view, result)
-    names_held(document, view, result, plain)
+    names_held(document, view, result, plain, every_name)
     if conversion is not None and converted:
         shown = [n for n, _ in converted]
         newest = {g[0]: document[g[0]] for _, g in converted

@@ -202,3 +202,23 @@ def test_added_values_are_copied():
     patched = patched_copy({}, patch)
     patched['a']['k'].append('w')
     assert patched['b'] == {'k': ['v']} and value == {'k': ['v']}
+
+
+def test_json_copy_of_a_value_holding_itself_stops():
+    # Only a service's own value can hold itself (parsed JSON never does):
+    # a RecursionError, which a patch turns into a 400, not a loop that
+    # takes all memory.
+    from pecan_microversions.core.patching import json_copy
+
+    looped: dict = {'a': 1}
+    looped['self'] = looped
+    with pytest.raises(RecursionError):
+        json_copy(looped)
+    deep: list = []
+    for _ in range(5_000):
+        deep = [deep]
+    copied, depth = json_copy(deep), 0
+    while copied:
+        assert copied is not deep
+        copied, deep, depth = copied[0], deep[0], depth + 1
+    assert depth == 5_000

@@ -367,10 +367,10 @@ def test_a_renamed_and_converted_field_reaches_the_newest_representation():
     body = schema.check_body({'driver': 'ipmi', 'size': 3}, V10)
     assert body == {'driver': 'ipmi', 'size': 3, 'hw': 'new-ipmi',
                     'dims': {'w': 3, 'h': 0}}
-    stored = schema.conversion.up(body, V10)
-    assert stored == {'hw': 'new-ipmi', 'dims': {'w': 3, 'h': 0}}
-    assert schema.filter(stored, V10) == {'driver': 'ipmi', 'size': 3}
-    assert schema.filter(stored, V12) == stored
+    # Stored as it is (converting it up again would convert twice).
+    assert schema.filter(body, V10) == {'driver': 'ipmi', 'size': 3}
+    assert schema.filter(body, V12) == {'hw': 'new-ipmi',
+                                        'dims': {'w': 3, 'h': 0}}
     # whatever order the names come in, the converted value wins
     assert schema.conversion.up({'hw': 'raw', 'driver': 'ipmi'}, V10) == {
         'hw': 'new-ipmi'}

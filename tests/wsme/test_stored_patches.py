@@ -392,3 +392,30 @@ def test_a_converter_that_failed_to_build_is_not_kept_half_built():
     for _ in range(2):  # the same declaration error each time
         with pytest.raises(InvalidDeclarationError):
             converter_of(Holder)
+
+
+_RENAMES = VersionRegistry('rn', [('1.5', 'a'), ('1.6', 'b')])
+
+
+@versioned_resource(_RENAMES, 'thing')
+class _Renamed(wtypes.Base):
+    name = wtypes.wsattr(wtypes.text)
+    state = versioned(wtypes.text, changes=[
+        ValueMap({'x': 'y'}, '1.5', up={'y': 'x'})])
+    driver = versioned(wtypes.text, max_version='1.5')
+    hardware_type = versioned(wtypes.text, min_version='1.6',
+                              replaces='driver')
+
+
+@pytest.mark.parametrize('version, path', [('1.5', '/driver'),
+                                           ('1.6', '/hardware_type')])
+def test_a_renamed_field_added_is_stored_under_the_versions_name(version,
+                                                                  path):
+    # WSME reads a renamed field under any of its names: unlike a
+    # plain-dict Schema, no name the version lacks is added.
+    patched = apply_patch(_Renamed, {'name': 'n'}, [
+        {'op': 'add', 'path': path, 'value': 'ipmi'}], Version.parse(version))
+    assert patched == {'name': 'n', path[1:]: 'ipmi'}
+    for shown, key in (('1.5', 'driver'), ('1.6', 'hardware_type')):
+        assert response_json(_Renamed, dict(patched), Version.parse(
+            shown)) == {'name': 'n', key: 'ipmi'}
