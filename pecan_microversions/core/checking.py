@@ -18,9 +18,12 @@ from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionRange
 
-__all__ = ['FieldContract', 'check_available', 'check_member',
-           'check_present', 'check_value', 'patch_error', 'pointer_parts',
-           'touched_fields', 'unseen_value_error']
+__all__ = ['OPERATIONS', 'FieldContract', 'check_available', 'check_member',
+           'check_present', 'check_value', 'operation_name', 'patch_error',
+           'pointer_parts', 'touched_fields', 'unseen_value_error']
+
+#: The operations of a JSON patch (RFC 6902).
+OPERATIONS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
 
 
 class FieldContract(Protocol):
@@ -114,6 +117,22 @@ def check_present(mandatory: Iterable[str], data: Mapping[str, Any],
 def patch_error(detail: str) -> RequestError:
     """The 400 for a malformed JSON patch."""
     return RequestError(detail, error_code='microversion.invalid_patch')
+
+
+def operation_name(operation: Mapping[str, Any], where: str) -> str:
+    """The ``op`` of one patch operation, checked: one of
+    :data:`OPERATIONS`, with a ``value`` where it needs one.
+
+    :raises ~pecan_microversions.core.errors.RequestError: 400
+        ``microversion.invalid_patch`` naming the operation (``where``).
+    """
+    name = operation.get('op')
+    if name not in OPERATIONS:
+        raise patch_error(f'{where}: "op" must be one of '
+                          f'{", ".join(OPERATIONS)}, not {name!r}.')
+    if name in ('add', 'replace', 'test') and 'value' not in operation:
+        raise patch_error(f'{where} ({name}) has no "value".')
+    return name  # type: ignore[no-any-return]
 
 
 def unseen_value_error(where: str, operation: Mapping[str, Any]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pecan_microversions.core.checking import (
     check_available,
     check_value,
+    operation_name,
     patch_error,
     pointer_parts,
     touched_fields,
@@ -30,7 +31,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ['check_effect', 'check_operations']
 
-_OPS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
 _MISSING = object()
 
 
@@ -50,12 +50,7 @@ def check_operations(schema: Schema, patch: Any, version: Version, *,
         where = f'Patch operation #{index}'
         if not isinstance(op, dict):
             raise patch_error(f'{where} must be a JSON object.')
-        name = op.get('op')
-        if name not in _OPS:
-            raise patch_error(f'{where}: "op" must be one of '
-                              f'{", ".join(_OPS)}, not {name!r}.')
-        if name in ('add', 'replace', 'test') and 'value' not in op:
-            raise patch_error(f'{where} ({name}) has no "value".')
+        name = operation_name(op, where)
         if name in ('move', 'copy'):
             _pointer(schema, op, 'from', where, version,
                      changes=name == 'move', removes=moves_away(op))

@@ -16,6 +16,7 @@ newest document).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
@@ -36,6 +37,7 @@ __all__ = ['patch_stored']
 Judge = Callable[[Mapping[str, Any], Mapping[str, Any]], None]
 
 
+@functools.lru_cache(maxsize=1024)  # per resource and version, not request
 def _converted_groups(conversion: Conversion, version: Version
                       ) -> RenameGroups:
     """The fields ``version`` has whose values some version sees converted

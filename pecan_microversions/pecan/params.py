@@ -309,14 +309,16 @@ def query_params(registry: VersionRegistry, owner: str, /,
                         in signature.parameters.items()
                         if p.default is not inspect.Parameter.empty}
         known = frozenset(arguments | set(params)) - {'self'}
+        # A WSME method, or a plain one taking **kwargs, may read tag[0].
+        wsme_keys = signature is None or variadic is not None
 
         def check(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             request = current_request()
             version = get_version(request)
             try:
                 if request.environ.get('QUERY_STRING'):  # else none to check
-                    rules.check(request.GET, known, version, wsme_keys=(
-                        signature is None or variadic is not None))
+                    rules.check(request.GET, known, version,
+                                wsme_keys=wsme_keys)
                 if signature is not None:  # what Pecan passes, any source
                     try:
                         bound = signature.bind_partial(*args,

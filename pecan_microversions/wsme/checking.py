@@ -23,9 +23,11 @@ from typing import Any, NamedTuple, Optional
 from wsme import types as wtypes
 
 from pecan_microversions.core.checking import (
+    OPERATIONS,
     check_available,
     check_member,
     check_present,
+    operation_name,
     patch_error,
     pointer_parts,
     unseen_value_error,
@@ -42,7 +44,6 @@ __all__ = ['JsonPatchOperation', 'attributes_by_name', 'body_too_deep',
            'check_retyped', 'is_mandatory', 'join_label', 'json_only',
            'resolve_datatype']
 
-_OPS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
 #: JSON types of the scalar datatypes a retyped field may have.
 _SCALARS: dict[Any, tuple[type, ...]] = {
     str: (str,), int: (int,), float: (int, float), bool: (bool,)}
@@ -61,7 +62,7 @@ class _AnyJSON(wtypes.UserType):
 class JsonPatchOperation(wtypes.Base):
     """One RFC 6902 operation, for ``body=[JsonPatchOperation]``."""
 
-    op = wtypes.wsattr(wtypes.Enum(str, *_OPS), mandatory=True)
+    op = wtypes.wsattr(wtypes.Enum(str, *OPERATIONS), mandatory=True)
     path = wtypes.wsattr(wtypes.text, mandatory=True)
     value = wtypes.wsattr(_AnyJSON())
     from_ = wtypes.wsattr(wtypes.text, name='from')
@@ -116,12 +117,7 @@ def check_operations(datatype: Any, patch: Any, version: Version,
     operations = [_as_dict(op, index) for index, op in enumerate(patch)]
     for index, op in enumerate(operations):
         where = f'Patch operation #{index}'
-        name = op.get('op')
-        if name not in _OPS:
-            raise patch_error(f'{where}: "op" must be one of '
-                               f'{", ".join(_OPS)}, not {name!r}.')
-        if name in ('add', 'replace', 'test') and 'value' not in op:
-            raise patch_error(f'{where} ({name}) has no "value".')
+        name = operation_name(op, where)
         if name in ('move', 'copy'):
             # a move removes its source: a mandatory field cannot move away
             _check_pointer(datatype, op, 'from', where, version,
