@@ -10,10 +10,11 @@ codes are those of WSME types' checks
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Mapping
+from typing import Any, Protocol
 
 from pecan_microversions.core.checking import (
+    FieldContract,
     check_available,
     check_value,
     operation_name,
@@ -26,15 +27,29 @@ from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.patching import moves_away, same_json
 from pecan_microversions.core.version import Version
 
-if TYPE_CHECKING:  # pragma: no cover
-    from pecan_microversions.core.schema import Schema
+__all__ = ['PatchedSchema', 'check_effect', 'check_operations']
 
-__all__ = ['check_effect', 'check_operations']
+
+class PatchedSchema(FieldContract, Protocol):
+    """What these checks read of a :class:`~pecan_microversions.core.
+    schema.Schema` (named so without importing it, which imports them)."""
+
+    @property
+    def fields(self) -> Mapping[str, Any]:
+        """Each field's declaration (``mandatory``, ``readonly``)."""
+
+    @property
+    def computed(self) -> Mapping[Version, frozenset[str]]:
+        """The computed fields at each version."""
+
+    @property
+    def mandatory(self) -> Mapping[Version, Collection[str]]:
+        """The mandatory fields at each version."""
 
 _MISSING = object()
 
 
-def check_operations(schema: Schema, patch: Any, version: Version, *,
+def check_operations(schema: PatchedSchema, patch: Any, version: Version, *,
                      judged: bool) -> list[dict[str, Any]]:
     """:meth:`Schema.check_patch <pecan_microversions.core.schema.Schema.
     check_patch>`; ``judged``: the caller judges the effect of ``copy`` and
@@ -68,7 +83,7 @@ def check_operations(schema: Schema, patch: Any, version: Version, *,
     return list(patch)
 
 
-def check_effect(schema: Schema, before: Mapping[str, Any],
+def check_effect(schema: PatchedSchema, before: Mapping[str, Any],
                  after: Mapping[str, Any], operations: list[dict[str, Any]],
                  version: Version) -> None:
     """Judge each field checked ``operations`` changed from ``before`` to
@@ -90,8 +105,8 @@ def check_effect(schema: Schema, before: Mapping[str, Any],
         check_value(schema, name, new, version, name)
 
 
-def _pointer(schema: Schema, op: Mapping[str, Any], member: str, where: str,
-             version: Version, *, changes: bool, removes: bool,
+def _pointer(schema: PatchedSchema, op: Mapping[str, Any], member: str,
+             where: str, version: Version, *, changes: bool, removes: bool,
              appends: bool = False) -> tuple[str, bool]:
     """The field a pointer names, and whether it names the whole field."""
     parts = pointer_parts(op, member, where)
