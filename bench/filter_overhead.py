@@ -2,8 +2,8 @@
 
 Two ratios, each from interleaved rounds of the same collection:
 
-* the library's JSON path (the compiled view of
-  :mod:`pecan_microversions.wsme.views`, then ``json.dumps``, as
+* the library's JSON path (:func:`pecan_microversions.wsme.views.encode`,
+  the compiled JSON writer of the collection's view, as
   ``versioned_wsexpose`` answers) against ``json.dumps`` of the equivalent
   plain dicts, what a hand-written service would send (target: <= 2);
 * WSME's own path (``wsme.rest.json.encode_result``) without and with
@@ -124,7 +124,7 @@ def main() -> None:
     print(f'{args.items}-item collection, {args.rounds} interleaved rounds, '
           f'version {VERSION}, medians:')
     print(f'  json.dumps of the equivalent dicts {e * 1000:8.2f} ms')
-    print(f'  library JSON (view + json.dumps)  {d * 1000:8.2f} ms')
+    print(f'  library JSON (compiled writer)    {d * 1000:8.2f} ms')
     print(f'  ratio                             {d / e:8.3f}  (target <= 2)')
     print(f'  WSME JSON serialization           {a * 1000:8.2f} ms')
     print(f'  filter_response + serialization   {b * 1000:8.2f} ms')

@@ -43,13 +43,13 @@ from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.conversion import converter_of
 from pecan_microversions.wsme.fields import VersionedAttr, binding_of
 from pecan_microversions.wsme.filtering import filter_response
-from pecan_microversions.wsme.object_views import (
+from pecan_microversions.wsme.object_views import object_view
+from pecan_microversions.wsme.view_entries import (
     Compute,
     Entry,
     Read,
     View,
     isoformat,
-    object_view,
     plain_dict,
     plain_list,
 )
@@ -90,8 +90,14 @@ def _normal(datatype: Any) -> Any:
 
 
 def encode(value: Any, datatype: Any, version: Version) -> str:
-    """``value`` as the JSON text WSME would send at ``version``."""
-    return json.dumps(view(datatype, version)(value))
+    """``value`` as the JSON text WSME would send at ``version``: the
+    view's ``json.dumps``, written straight by its JSON writer where it
+    has one (objects and lists of them)."""
+    compiled = view(datatype, version)
+    writer = getattr(compiled, 'text', None)
+    if writer is not None:
+        return writer(value)  # type: ignore[no-any-return]
+    return json.dumps(compiled(value))
 
 
 def _compile(datatype: Any, version: Optional[Version],
@@ -214,11 +220,26 @@ def _array(item: View) -> View:
             return [from_dict(v) if v.__class__ is dict else item(v)
                     for v in value]
         objects.items_of = (item, from_dict)  # type: ignore[attr-defined]
+        writer = getattr(item, 'text', None)
+        if writer is not None:
+            objects.text = _texts(writer)  # type: ignore[attr-defined]
         return objects
 
     def convert(value: Any) -> Any:
         return None if value is None else [item(v) for v in value]
     return convert
+
+
+def _texts(writer: View) -> View:
+    """The JSON writer of a list of objects ``writer`` writes."""
+    from_dict = writer.from_dict  # type: ignore[attr-defined]
+
+    def text(value: Any) -> str:
+        if value is None:
+            return 'null'
+        return '[' + ', '.join([from_dict(v) if v.__class__ is dict
+                                else writer(v) for v in value]) + ']'
+    return text
 
 
 def _dict(key: View, item: View) -> View:

@@ -7,6 +7,8 @@ old path (``filter_response``, then WSME's ``encode_result`` as
 
 import datetime
 import decimal
+import enum
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -366,3 +368,64 @@ def test_an_attribute_whose_key_is_a_keyword_is_written():
         expected = wsme_bytes(keyed(size=1), keyed, version)
         assert encode(obj, keyed, version) == expected, version
         assert encode({'size': 1}, keyed, version) == expected, version
+
+
+class Odd(wtypes.Base):
+    """Attributes that hold values of Python types WSME passes through."""
+
+    name = wtypes.text
+    number = int
+    ratio = float
+    data = {wtypes.text: wtypes.text}
+    items = [wtypes.text]
+
+
+class _Label(str):
+    pass
+
+
+class _Level(enum.IntEnum):
+    HIGH = 3
+
+
+def _cyclic():
+    value = {'a': 1}
+    value['self'] = value
+    return value
+
+
+def _outcome(function, *args):
+    """What ``function(*args)`` returns, or the class of what it raises."""
+    try:
+        return function(*args)
+    except Exception as exc:  # noqa: BLE001 - compared below
+        return type(exc)
+
+
+@pytest.mark.parametrize('value', [
+    _Label('x\u00e9\n"'), _Level.HIGH, True, False, None, 2 ** 70, -0.0,
+    float('nan'), float('inf'), 1e300, '\ud83d\ude00', ('a', 'b'),
+    {1: 'int key', None: 'none key', 2.5: 'float key'}, object(),
+    {str(i): i for i in range(12)}, list(range(12)), [{'a': [1, 2]}, None],
+    {'a': {'b': [True, 1.5]}, 'c': None}, _cyclic()])
+def test_the_json_writer_writes_what_json_dumps_writes(value):
+    """Values a service may put in a plain dict, of types ``json.dumps``
+    writes specially (or refuses): the writer's text is the view's."""
+    compiled = view(Odd, VERSIONS[0])
+    assert callable(compiled.text)
+    for key in ('name', 'number', 'ratio', 'data', 'items'):
+        expected = _outcome(lambda data: json.dumps(compiled(data)),
+                            {key: value})
+        assert _outcome(encode, {key: value}, Odd, VERSIONS[0]) == expected, (
+            key, value)
+
+
+def test_an_object_with_two_attributes_of_one_name_has_no_json_writer():
+    class Twice(wtypes.Base):
+        first = wtypes.wsattr(wtypes.text, name='same')
+        second = wtypes.wsattr(wtypes.text, name='same')
+
+    compiled = view(Twice, VERSIONS[0])
+    assert not hasattr(compiled, 'text')
+    value = Twice(first='a', second='b')
+    assert encode(value, Twice, VERSIONS[0]) == json.dumps(compiled(value))

@@ -26,7 +26,7 @@ from pecan_microversions import (
 from pecan_microversions.demo.types import Node, NodeCollection, Owner
 from pecan_microversions.demo.versions import REGISTRY as FLEET
 from pecan_microversions.wsme.conversion import from_newest
-from pecan_microversions.wsme.views import view
+from pecan_microversions.wsme.views import encode, view
 
 REGISTRY = VersionRegistry('convviews', [(f'1.{i}', f'Version {i}.')
                                          for i in range(6)])
@@ -166,6 +166,9 @@ def _check_every_version(cls, spec):
         compiled = view(cls, version)
         assert _as_json(compiled(obj)) == expected, version
         assert _as_json(compiled(plain)) == expected, version
+        # The JSON writer gives the same text without the view's dicts.
+        assert encode(obj, cls, version) == expected, version
+        assert encode(plain, cls, version) == expected, version
 
 
 def test_a_hand_written_machine():
@@ -222,6 +225,9 @@ def test_the_demo_nodes_as_dicts_and_objects(version):
     compiled = view(NodeCollection, version)
     assert _as_json(compiled({'nodes': [data]})) == expected
     assert _as_json(compiled(NodeCollection(nodes=[node]))) == expected
+    assert encode({'nodes': [data]}, NodeCollection, version) == expected
+    assert encode(NodeCollection(nodes=[node]), NodeCollection,
+                  version) == expected
     assert isinstance(Owner, type)
 
 
