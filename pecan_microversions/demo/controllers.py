@@ -195,10 +195,11 @@ class NodesController(VersionedRestController):
                 f'not {request.content_type or "no content type"}.',
                 status=415, error_code='fleet.unsupported_media_type')
         operations = read_json(request.body)  # a 400 for what is not JSON
+        base = _base_url()
         with self.store.updating(uuid) as stored:
             if stored is None:
                 raise _not_found(uuid)
-            newest = response_json(Node, node_data(stored, _base_url()),
+            newest = response_json(Node, node_data(stored, base),
                                    REGISTRY.max_version)
             # Applied to the newest node: what this version cannot see
             # (newer fields, nested ones, the owner's domain) is kept.
@@ -223,7 +224,7 @@ class NodesController(VersionedRestController):
             stored['owner_domain'] = None if owner is None else _domain(
                 owner.get('domain'))
         # Leaving the block stored the draft; answer with what is stored now.
-        return response_json(Node, node_data(self._stored(uuid), _base_url()))
+        return response_json(Node, node_data(self._stored(uuid), base))
 
 
 def _value(value: Any) -> Any:
