@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from pecan_microversions.core.patching import same_json
+from pecan_microversions.core.json_values import same_json
 from pecan_microversions.core.representations import Converter
 from pecan_microversions.core.version import Version
 

@@ -25,7 +25,8 @@ from typing import Any, NamedTuple, Optional
 
 from pecan_microversions.core.containers import DictOf, ListOf
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
-from pecan_microversions.core.patching import patched_copy, same_json
+from pecan_microversions.core.json_values import same_json
+from pecan_microversions.core.patching import patched_copy
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import (
     Computed,

@@ -19,7 +19,6 @@ patch itself carries, plus :data:`MAX_COPIED`.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any, Optional
 
@@ -27,6 +26,7 @@ import jsonpatch
 import jsonpointer
 
 from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.json_values import json_copy, same_json
 
 __all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'RenameGroups',
            'body_too_deep', 'converted_names_held', 'json_copy',
@@ -47,10 +47,7 @@ MAX_DEPTH = 100
 APPLY_ERRORS = (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException,
                 TypeError, KeyError, IndexError, AttributeError)
 
-#: JSON scalars: shared by a copy, as ``copy.deepcopy`` shares them.
-_SCALARS = frozenset([str, int, float, bool, type(None)])
 _CONTAINERS = (dict, list)
-_NUMBERS = (int, float)
 _MISSING = object()
 
 
@@ -172,11 +169,27 @@ def _apply(document: Any, operation: dict[str, Any], limits: _Limits) -> Any:
             raise jsonpatch.JsonPatchTestFailed(
                 f'{operation["path"]!r} is not {operation["value"]!r}')
         return document
-    _parent(document, operation['path'])
+    path = operation['path']
+    parent = _parent(document, path)
     if name in ('add', 'replace'):
-        limits.check_depth(_length(operation['path']), operation['value'])
+        limits.check_depth(_length(path), operation['value'])
         # the result shares nothing with the patch (nor one value twice)
-        operation = dict(operation, value=json_copy(operation['value']))
+        value = json_copy(operation['value'])
+        if path and parent.__class__ is dict:  # as jsonpatch, less dearly
+            key = _parts(path)[-1]
+            if name == 'replace' and key not in parent:
+                raise jsonpatch.JsonPatchConflict(
+                    f"can't replace a non-existent object '{key}'")
+            parent[key] = value
+            return document
+        operation = dict(operation, value=value)
+    elif name == 'remove' and path and parent.__class__ is dict:
+        key = _parts(path)[-1]
+        if key not in parent:
+            raise jsonpatch.JsonPatchConflict(
+                f"can't remove a non-existent object '{key}'")
+        del parent[key]
+        return document
     elif name == 'move':
         _parent(document, operation['from'])
         if operation['path'].startswith(operation['from'] + '/'):
@@ -193,14 +206,16 @@ def _length(pointer: str) -> int:
     return pointer.count('/')
 
 
-def _parent(document: Any, pointer: str) -> None:
-    """Refuse a ``pointer`` whose last part is not inside an object or an
-    array (jsonpatch would index a string, or fail with a TypeError)."""
+def _parent(document: Any, pointer: str) -> Any:
+    """The object or array holding what ``pointer`` names; refuse one
+    whose last part is inside anything else (jsonpatch would index a
+    string, or fail with a TypeError)."""
     parent = _resolve(document, pointer.rpartition('/')[0])
     if not isinstance(parent, (dict, list)):
         raise jsonpatch.JsonPatchConflict(
             f'{pointer!r}: {_parts(pointer)[-1]!r} is inside a '
             f'{_json_type(parent)}, not an object or array')
+    return parent
 
 
 def _parts(pointer: str) -> list[str]:
@@ -305,90 +320,3 @@ def _measure(value: Any, limit: Optional[int]) -> tuple[int, int]:
         depth += containers
         level = below
     return size, depth
-
-
-def same_json(a: Any, b: Any, *, numbers: bool = False) -> bool:
-    """Whether ``a`` and ``b`` are the same JSON: same types all the way
-    down (``1``, ``1.0`` and ``true`` differ, though Python's ``==`` says
-    they are equal).  ``numbers``: an integer and a float of the same
-    value are the same number (as RFC 6902's ``test`` compares them).
-    Without recursion: any depth is compared."""
-    if a is b:
-        return True
-    cls = a.__class__
-    if cls is b.__class__ and cls is not dict and cls is not list:
-        return bool(a == b)  # the usual case: two scalars of one type
-    stack = [(a, b)]
-    while stack:
-        a, b = stack.pop()
-        if a is b:
-            continue
-        cls = a.__class__
-        if cls is not b.__class__:
-            if (numbers and cls in _NUMBERS and b.__class__ in _NUMBERS
-                    and a == b):
-                continue
-            return False
-        if cls is dict:
-            if len(a) != len(b):
-                return False
-            for key, item in a.items():
-                if key not in b:
-                    return False
-                stack.append((item, b[key]))
-        elif cls is list:
-            if len(a) != len(b):
-                return False
-            stack.extend(zip(a, b, strict=True))
-        elif not a == b:
-            return False
-    return True
-
-
-def json_copy(value: Any) -> Any:
-    """A deep copy of JSON data: new dicts and lists, the same scalars.
-
-    Anything else (a tuple, a date, a mapping of another class) is copied
-    by ``copy.deepcopy``; ``json_copy`` costs a fraction of it on JSON.
-    Without recursion: a document of any depth is copied, up to 100,000
-    levels (deeper, or a value holding itself, raises ``RecursionError``).
-    """
-    cls = value.__class__
-    if cls in _SCALARS:
-        return value
-    if cls is not dict and cls is not list:
-        return copy.deepcopy(value)
-    root: Any = {} if cls is dict else []
-    new: Any
-    stack = [(value, root, 0)]  # (original, its copy to fill, its depth)
-    pop, push = stack.pop, stack.append
-    while stack:
-        original, target, depth = pop()
-        if depth > _COPY_DEPTH:
-            raise RecursionError('The value is nested too deeply to copy '
-                                 '(or holds itself).')
-        depth += 1
-        if original.__class__ is dict:
-            for key, item in original.items():
-                cls = item.__class__
-                if cls in _SCALARS:
-                    target[key] = item
-                elif cls is dict or cls is list:
-                    target[key] = new = {} if cls is dict else []
-                    push((item, new, depth))
-                else:
-                    target[key] = copy.deepcopy(item)
-        else:
-            for item in original:
-                cls = item.__class__
-                if cls in _SCALARS:
-                    target.append(item)
-                elif cls is dict or cls is list:
-                    target.append(new := {} if cls is dict else [])
-                    push((item, new, depth))
-                else:
-                    target.append(copy.deepcopy(item))
-    return root
-
-
-_COPY_DEPTH = 100_000

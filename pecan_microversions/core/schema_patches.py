@@ -24,7 +24,8 @@ from pecan_microversions.core.checking import (
     unseen_value_error,
 )
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.patching import moves_away, same_json
+from pecan_microversions.core.json_values import same_json
+from pecan_microversions.core.patching import moves_away
 from pecan_microversions.core.version import Version
 
 __all__ = ['PatchedSchema', 'check_effect', 'check_operations']

@@ -18,7 +18,8 @@ import wsme.rest.json
 from wsme import types as wtypes
 
 from pecan_microversions.core.conversion import Conversion, DictOf, ListOf
-from pecan_microversions.core.patching import patched_copy, same_json
+from pecan_microversions.core.json_values import same_json
+from pecan_microversions.core.patching import patched_copy
 from pecan_microversions.core.representations import Converter
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (

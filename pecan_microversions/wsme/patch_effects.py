@@ -18,7 +18,7 @@ from wsme import types as wtypes
 
 from pecan_microversions.core.checking import check_available, check_value
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.patching import same_json
+from pecan_microversions.core.json_values import same_json
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
     attributes_by_name,

@@ -1,10 +1,15 @@
 """Applying a patch to a copy: the document is never changed."""
 
+import copy
 import datetime
 import json
 import sys
 
+import jsonpatch
+import jsonpointer
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.patching import (
@@ -208,7 +213,7 @@ def test_json_copy_of_a_value_holding_itself_stops():
     # Only a service's own value can hold itself (parsed JSON never does):
     # a RecursionError, which a patch turns into a 400, not a loop that
     # takes all memory.
-    from pecan_microversions.core.patching import json_copy
+    from pecan_microversions.core.json_values import json_copy
 
     looped: dict = {'a': 1}
     looped['self'] = looped
@@ -222,3 +227,42 @@ def test_json_copy_of_a_value_holding_itself_stops():
         assert copied is not deep
         copied, deep, depth = copied[0], deep[0], depth + 1
     assert depth == 5_000
+
+
+_KEYS = st.sampled_from(['a', 'b', 'c', '0', '1', '-', 'a~1b', ''])
+_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-3, 3),
+                    st.text(max_size=3))
+_DOCUMENTS = st.recursive(
+    _SCALAR, lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(['a', 'b', 'c', '0', 'a/b']), inner,
+                        max_size=3)), max_leaves=8)
+_PATHS = st.lists(_KEYS, min_size=1, max_size=3).map(
+    lambda parts: '/' + '/'.join(parts))
+_OPERATIONS = st.one_of(
+    st.builds(lambda op, path, value: {'op': op, 'path': path,
+                                       'value': value},
+              st.sampled_from(['add', 'replace']), _PATHS, _DOCUMENTS),
+    st.builds(lambda path: {'op': 'remove', 'path': path}, _PATHS))
+
+
+@settings(max_examples=400, deadline=None)
+@given(document=st.dictionaries(st.sampled_from(['a', 'b', 'c', 'a/b']),
+                                _DOCUMENTS, max_size=4),
+       operations=st.lists(_OPERATIONS, min_size=1, max_size=3))
+def test_add_replace_and_remove_apply_as_jsonpatch_applies_them(
+        document, operations):
+    """The library applies these itself where they change an object: the
+    result, or the message of the refusal, is jsonpatch's."""
+    try:
+        expected = jsonpatch.apply_patch(copy.deepcopy(document),
+                                         copy.deepcopy(operations))
+    except (jsonpatch.JsonPatchException,
+            jsonpointer.JsonPointerException, TypeError, KeyError,
+            IndexError) as exc:
+        with pytest.raises(RequestError) as refused:
+            patched_copy(document, operations)
+        if isinstance(exc, jsonpatch.JsonPatchConflict):  # same words
+            assert str(exc) in refused.value.detail
+        return
+    assert same_json(patched_copy(document, operations), expected)

@@ -15,7 +15,7 @@ from pecan_microversions import (
 )
 from pecan_microversions.core.errors import InvalidDeclarationError, UnknownVersionError
 from pecan_microversions.core.json_bodies import read_json
-from pecan_microversions.core.patching import same_json
+from pecan_microversions.core.json_values import same_json
 from pecan_microversions.core.schema import Schema, field
 
 V10, V11, V12, V13 = (Version(1, n) for n in range(4))
