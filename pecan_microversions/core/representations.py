@@ -70,6 +70,8 @@ class Computed:
     """The field's value is ``compute(newest object)`` at versions up to
     ``max_version`` (``None``: every version the field exists at).  A
     computed field is read-only: what clients send for it is not stored.
+    ``compute`` must not change what it is given (the response is written
+    from the same values).
 
     :param reads: the newest names of the fields ``compute`` reads; given,
         ``compute`` receives a dict of only those (a field that is not set

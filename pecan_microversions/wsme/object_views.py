@@ -73,7 +73,7 @@ def object_view(cls: type, entries: Sequence[Entry], fallback: View) -> View:
     if texts:
         convert.text = namespace['text']
         convert.text.from_dict = namespace['text_from_dict']
-    if _leaf(entries):  # for views of types holding it: inlined
+    if texts and _leaf(entries):  # for views of types holding it: inlined
         convert.leaf = tuple((e.name, e.default) for e in entries
                              if isinstance(e, Read))
     return convert  # type: ignore[no-any-return]
@@ -149,7 +149,9 @@ def _source(entries: Sequence[Entry], namespace: dict[str, Any],
 def _described(key: str) -> str:
     """The statement reading attribute ``key`` through its descriptor
     (``getattr`` where the key is not a plain name, ``class`` say)."""
-    if key.isidentifier() and not keyword.iskeyword(key):
+    # ASCII only: Python reads other identifiers in source as their NFKC
+    # form (``obj.\ufb01le`` is ``obj.file``).
+    if key.isascii() and key.isidentifier() and not keyword.iskeyword(key):
         return f'    value = obj.{key}'
     return f'    value = getattr(obj, {key!r})'
 

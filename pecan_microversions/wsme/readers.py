@@ -150,7 +150,8 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
         if getattr(attr, 'readonly', False):
             lines.append(f'        raise InvalidInput({name}, v, '
                          "'Cannot set read only field.')")
-        elif attr.key.isidentifier() and not keyword.iskeyword(attr.key):
+        elif (attr.key.isascii() and attr.key.isidentifier()
+              and not keyword.iskeyword(attr.key)):  # NFKC: see views
             lines.append(f'        obj.{attr.key} = v')
         else:
             namespace[f'k{i}'] = attr.key

@@ -89,9 +89,10 @@ def _text(name: str) -> str:
     return f'(E({name}) if {name}.__class__ is str else J({name}))'
 
 
-def member(key: str) -> str:
-    """Source of the literal starting member ``key`` of a JSON object."""
-    return repr(json.dumps(key) + ': ')
+def member(key: Any) -> str:
+    """Source of the literal starting member ``key`` of a JSON object,
+    written as ``json.dumps`` writes a dict's key (``1`` as ``"1"``)."""
+    return repr(json.dumps({key: 0})[1:-4] + ': ')
 
 
 def store(key: str, expression: str, text: bool, data: bool) -> str:

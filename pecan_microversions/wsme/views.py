@@ -92,7 +92,11 @@ def _normal(datatype: Any) -> Any:
 def encode(value: Any, datatype: Any, version: Version) -> str:
     """``value`` as the JSON text WSME would send at ``version``: the
     view's ``json.dumps``, written straight by its JSON writer where it
-    has one (objects and lists of them)."""
+    has one (objects and lists of them).
+
+    A value the view or ``json.dumps`` cannot write raises as they do; of
+    a value with two such faults, the writer may meet the second first.
+    """
     compiled = view(datatype, version)
     writer = getattr(compiled, 'text', None)
     if writer is not None:

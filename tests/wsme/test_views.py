@@ -20,6 +20,7 @@ from pecan_microversions import VersionRegistry, filter_response
 from pecan_microversions.core.errors import UnknownVersionError
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.fields import versioned, versioned_resource
+from pecan_microversions.wsme.readers import reader
 from pecan_microversions.wsme.views import encode, view
 
 REGISTRY = VersionRegistry('views', [(f'1.{i}', f'Version {i}.')
@@ -429,3 +430,51 @@ def test_an_object_with_two_attributes_of_one_name_has_no_json_writer():
     assert not hasattr(compiled, 'text')
     value = Twice(first='a', second='b')
     assert encode(value, Twice, VERSIONS[0]) == json.dumps(compiled(value))
+
+
+def _no_key_twice(pairs):
+    keys = [key for key, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+
+
+def test_a_small_type_with_two_attributes_of_one_name_is_not_inlined():
+    class Pair(wtypes.Base):
+        first = wtypes.wsattr(wtypes.text, name='same')
+        second = wtypes.wsattr(wtypes.text, name='same')
+
+    class Holder(wtypes.Base):
+        inner = Pair
+        many = [Pair]
+
+    for value in ({'inner': {'same': 'a'}}, {'many': [{'same': 'a'}]},
+                  Holder(inner=Pair(first='a'), many=[Pair(second='b')])):
+        text = encode(value, Holder, VERSIONS[0])
+        assert text == json.dumps(view(Holder, VERSIONS[0])(value))
+        json.loads(text, object_pairs_hook=_no_key_twice)
+
+
+@pytest.mark.parametrize('name', [1, 2.5, True])
+def test_a_public_name_that_is_not_text_is_written_as_json_writes_keys(name):
+    # WSME takes any name; json.dumps writes a dict's key 1 as "1".
+    named = type('Named', (wtypes.Base,), {
+        'a': wtypes.wsattr(wtypes.text, name=name), 'b': int})
+    value = named(a='x', b=1)
+    text = encode(value, named, VERSIONS[0])
+    assert text == json.dumps(view(named, VERSIONS[0])(value))
+    assert json.loads(text) == {json.dumps({name: 0})[2:-5]: 'x', 'b': 1}
+
+
+def test_an_attribute_named_with_a_compatibility_character_is_its_own():
+    # Python reads the identifier 'ﬁle' in source as 'file' (NFKC).
+    key = '\ufb01le'
+    registry = VersionRegistry('nfkc', [('1.0', 'First.'), ('1.1', 'More.')])
+    named = versioned_resource(registry, 'named')(type('Named', (
+        wtypes.Base,), {key: versioned(wtypes.text, default='d'),
+                        'file': versioned(wtypes.text, '1.1')}))
+    first = registry.versions[0]
+    expected = encode_result(filter_response(named(**{key: 'x'}), first),
+                             named)
+    assert encode(named(**{key: 'x'}), named, first) == expected
+    read = reader(named)({key: 'y'})
+    assert getattr(read, key) == 'y' and read.file is wtypes.Unset
