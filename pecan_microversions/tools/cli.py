@@ -15,7 +15,8 @@ Declarations are made when the modules holding the fields and methods are
 imported; if the registry's module does not import them, name them with
 ``--import myservice.api.controllers`` (repeatable).  Exit status: 0 on
 success, 1 when ``check`` finds problems, 2 for usage errors (a bad import
-path, an unknown version, a missing directory).
+path, an unknown version, a missing directory or an unreadable release
+note).
 """
 
 from __future__ import annotations
@@ -260,7 +261,7 @@ def _check(registry: VersionRegistry, args: argparse.Namespace,
            out: TextIO, err: TextIO) -> int:
     try:
         problems = history.check(registry, args.releasenotes)
-    except FileNotFoundError as exc:
+    except (OSError, history.ReleaseNoteError) as exc:
         err.write(f'pecan-microversions check: --releasenotes: {exc}\n')
         return 2
     for problem in problems:

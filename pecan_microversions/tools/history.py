@@ -35,12 +35,14 @@ from pecan_microversions.core.changes import (
     version_changes,
 )
 from pecan_microversions.core.deprecation import Deprecation
+from pecan_microversions.core.errors import MicroversionError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike
 
 __all__ = [
     'FORMATS',
     'Problem',
+    'ReleaseNoteError',
     'check',
     'describe',
     'diff',
@@ -163,8 +165,19 @@ def _mentions(text: str, version: Version) -> bool:
     return re.search(pattern, text) is not None
 
 
+class ReleaseNoteError(MicroversionError):
+    """A release note cannot be read; the message names the file."""
+
+
 def _note_text(path: Path) -> str:
-    lines = path.read_text(encoding='utf-8').splitlines()
+    try:
+        lines = path.read_text(encoding='utf-8').splitlines()
+    except UnicodeDecodeError as exc:
+        raise ReleaseNoteError(f'Release note {path} is not UTF-8 text: '
+                               f'{exc}.') from exc
+    except OSError as exc:
+        raise ReleaseNoteError(f'Cannot read release note {path}: '
+                               f'{exc.strerror or exc}.') from exc
     return '\n'.join(line for line in lines if not line.lstrip().startswith('#'))
 
 
@@ -189,9 +202,10 @@ def check(registry: VersionRegistry,
     placeholder (``TODO``, ``TBD``, ...); a version, other than the first,
     that declares no change; and, when ``releasenotes`` is given (a reno
     ``releasenotes/`` directory or its ``notes/``), the newest version not
-    mentioned as ``X.Y`` in any ``*.yaml`` note (comments ignored).
+    mentioned as ``X.Y`` in any ``*.yaml`` note file (comments ignored).
 
     :raises FileNotFoundError: ``releasenotes`` is not a directory.
+    :raises ReleaseNoteError: a note cannot be read or is not UTF-8.
     """
     problems: list[Problem] = []
     service = registry.service_type
@@ -221,7 +235,7 @@ def check(registry: VersionRegistry,
     if releasenotes is not None:
         notes = notes_directory(releasenotes)
         newest = registry.max_version
-        files = sorted(notes.glob('*.yaml'))
+        files = sorted(f for f in notes.glob('*.yaml') if f.is_file())
         if not any(_mentions(_note_text(f), newest) for f in files):
             problems.append(Problem(
                 f'{service} {newest}',

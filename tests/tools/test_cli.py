@@ -131,6 +131,20 @@ def test_check_release_notes(capsys, tmp_path):
     assert code == 2 and 'is not a directory' in err
 
 
+def test_check_release_notes_that_cannot_be_read(capsys, tmp_path):
+    notes = tmp_path / 'releasenotes' / 'notes'
+    (notes / 'drafts.yaml').mkdir(parents=True)
+    (notes / 'weight-1234.yaml').write_text('features:\n  - 1.4.\n')
+    assert run(capsys, 'check', CLEAN, '--releasenotes', str(notes))[0] == 0
+    (notes / 'latin-1235.yaml').write_bytes(b'fixes:\n  - caf\xe9\n')
+    code, out, err = run(capsys, 'check', CLEAN, '--releasenotes', str(notes))
+    assert (code, out) == (2, '')
+    assert err.startswith(
+        'pecan-microversions check: --releasenotes: Release note '
+        f'{notes / "latin-1235.yaml"} is not UTF-8 text: ')
+    assert 'Traceback' not in err
+
+
 def test_check_registry_that_fails_at_import(capsys, tmp_path, monkeypatch):
     (tmp_path / 'sunset_first.py').write_text(
         'import datetime\n'

@@ -178,6 +178,23 @@ def test_check_release_notes_missing_directory(tmp_path):
         history.check(regs.CLEAN, tmp_path / 'nowhere')
 
 
+def test_check_reads_only_note_files(tmp_path):
+    notes = tmp_path / 'notes'
+    (notes / 'drafts.yaml').mkdir(parents=True)  # a directory, not a note
+    write_note(notes, 'weight-0002.yaml', 'features:\n  - Version 1.4.\n')
+    assert history.check(regs.CLEAN, notes) == []
+
+
+def test_an_unreadable_note_is_named(tmp_path):
+    notes = tmp_path / 'notes'
+    write_note(notes, 'weight-0002.yaml', 'features:\n  - Version 1.4.\n')
+    (notes / 'latin-0003.yaml').write_bytes(b'features:\n  - caf\xe9 1.4\n')
+    with pytest.raises(history.ReleaseNoteError) as caught:
+        history.check(regs.CLEAN, notes)
+    assert str(caught.value).startswith(
+        f'Release note {notes / "latin-0003.yaml"} is not UTF-8 text: ')
+
+
 def parse_rst(text):
     """The doctree, failing on any docutils warning."""
     return docutils.core.publish_doctree(
