@@ -14,23 +14,39 @@ mandatory fields and ``additionalProperties: false``.  A request body schema
 leaves out read-only fields, which a request may not send; the OpenAPI
 documents (:mod:`pecan_microversions.tools.openapi`) use the same schemas with
 ``readOnly`` marks.  Without a version (``None``) a schema holds every field
-and value of every version, each bounded one marked with an ``x-openstack``
-extension: ``{"min-ver": "1.1", "max-ver": "1.5"}``.
+and value of every served version, each bounded one marked with an
+``x-openstack`` extension: ``{"min-ver": "1.1", "max-ver": "1.5"}``.
+
+A list field declared with ``values=`` has its ``enum`` under ``items``.  A
+``decimal.Decimal`` is written as a JSON string (``"1.50"``) and read from a
+string or a number: ``{"type": "string", "format": "decimal"}``, or a
+number, in a request body; a response schema marks the number
+``writeOnly`` (only requests send one).  A
+:class:`~pecan_microversions.wsme.checking.JsonPatchOperation` requires
+``value`` for ``add``, ``replace`` and ``test`` and a ``from`` string for
+``copy`` and ``move``.
 """
 
 from __future__ import annotations
 
-import datetime
-import decimal
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Optional
 
 import jsonschema
 from wsme import types as wtypes
 
+from pecan_microversions.core.errors import InvalidVersion, UnknownVersionError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, as_version
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.tools.schema_parts import (
+    PATCH_RULES,
+    clip,
+    extension,
+    nullable,
+    scalar_schema,
+)
+from pecan_microversions.wsme.checking import JsonPatchOperation
 from pecan_microversions.wsme.fields import binding_of
 
 __all__ = ['DIALECT', 'FieldRanges', 'SchemaSet', 'body_schema', 'extension',
@@ -40,17 +56,6 @@ __all__ = ['DIALECT', 'FieldRanges', 'SchemaSet', 'body_schema', 'extension',
 DIALECT = 'https://json-schema.org/draft/2020-12/schema'
 
 _Range = tuple[Optional[Version], Optional[Version]]
-_SCALARS: dict[Any, dict[str, Any]] = {
-    str: {'type': 'string'},
-    bytes: {'type': 'string'},
-    int: {'type': 'integer'},
-    float: {'type': 'number'},
-    bool: {'type': 'boolean'},
-    decimal.Decimal: {'type': 'number'},
-    datetime.datetime: {'type': 'string', 'format': 'date-time'},
-    datetime.date: {'type': 'string', 'format': 'date'},
-    datetime.time: {'type': 'string', 'format': 'time'},
-}
 
 
 class FieldRanges(NamedTuple):
@@ -90,18 +95,6 @@ def field_ranges(cls: type) -> Optional[FieldRanges]:
                   or getattr(attr, 'mandatory_when_available', False)))
 
 
-def extension(low: Optional[Version], high: Optional[Version]
-              ) -> dict[str, Any]:
-    """``{'x-openstack': {'min-ver': ..., 'max-ver': ...}}`` for a bounded
-    range, ``{}`` for an unbounded one."""
-    bounds = {}
-    if low is not None:
-        bounds['min-ver'] = str(low)
-    if high is not None:
-        bounds['max-ver'] = str(high)
-    return {'x-openstack': bounds} if bounds else {}
-
-
 class SchemaSet:
     """The schemas of WSME types at one version (``None``: all of them).
 
@@ -111,15 +104,21 @@ class SchemaSet:
 
     :param request: leave read-only fields out (request bodies); otherwise
         they are kept and marked ``readOnly``.
+    :param served: without a version, the versions served (default: each
+        type's registry's ``min_version`` to ``max_version``); what exists
+        only outside them is left out, ranges are clipped to them.
     """
 
     def __init__(self, version: Optional[Version], *,
-                 ref_prefix: str = '#/$defs/', request: bool = False) -> None:
+                 ref_prefix: str = '#/$defs/', request: bool = False,
+                 served: Optional[tuple[Version, Version]] = None) -> None:
         self.version = version
         self.ref_prefix = ref_prefix
         self.request = request
+        self.served = served
         self.definitions: dict[str, dict[str, Any]] = {}
         self._names: dict[type, str] = {}
+        self._named: dict[str, str] = {}
 
     def schema(self, datatype: Any) -> dict[str, Any]:
         """The schema of ``datatype`` (a WSME type, ``[T]`` or ``{K: V}``)."""
@@ -134,7 +133,25 @@ class SchemaSet:
                     'additionalProperties': self.schema(datatype.value_type)}
         if isinstance(datatype, type) and wtypes.iscomplex(datatype):
             return {'$ref': self.ref_prefix + self._define(datatype)}
-        return _user_type(datatype)
+        schema = scalar_schema(datatype)
+        if schema.get('format') == 'decimal' and 'enum' not in schema:
+            # WSME writes str(value) and reads a string or a number.
+            number = ({'type': 'number'} if self.request
+                      else {'type': 'number', 'writeOnly': True})
+            return {'anyOf': [schema, number]}
+        return schema
+
+    def named(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
+        """A ``$ref`` to ``schema``, defined once as ``name`` (or
+        ``name2``... when a type took that name)."""
+        found = self._named.get(name)
+        if found is None:
+            found, number = name, 2
+            while found in self.definitions:
+                found, number = f'{name}{number}', number + 1
+            self._named[name] = found
+            self.definitions[found] = schema
+        return {'$ref': self.ref_prefix + found}
 
     def _define(self, cls: type) -> str:
         name = self._names.get(cls)
@@ -150,6 +167,7 @@ class SchemaSet:
 
     def _complex(self, cls: type) -> dict[str, Any]:
         ranges = field_ranges(cls)
+        served = self._served(ranges)
         properties: dict[str, Any] = {}
         required = []
         for attr in wtypes.list_attributes(cls):
@@ -158,16 +176,21 @@ class SchemaSet:
             if self.version is not None and not self.version.matches(low,
                                                                     high):
                 continue
+            if self.version is None and served is not None:
+                clipped = clip(low, high, served)
+                if clipped is None:
+                    continue  # only at versions no longer served
+                low, high = clipped
             if attr.readonly and self.request:
                 continue
             mandatory = attr.mandatory or (
                 ranges is not None and attr.name in ranges.mandatory)
             values = None if ranges is None else ranges.values.get(attr.name)
             variants = [
-                (self._field(datatype, values, attr.readonly, mandatory),
-                 bounds)
+                (self._field(datatype, values, attr.readonly, mandatory,
+                             served), bounds)
                 for datatype, bounds in _datatypes(cls, attr, self.version,
-                                                   (low, high))]
+                                                   (low, high), served)]
             if len(variants) == 1:
                 schema = variants[0][0]
             else:  # combined, retyped: each type with its range
@@ -188,26 +211,48 @@ class SchemaSet:
             result['required'] = required
         if cls.__doc__:
             result['description'] = cls.__doc__.strip().splitlines()[0]
+        if issubclass(cls, JsonPatchOperation):
+            result['allOf'] = [dict(rule) for rule in PATCH_RULES]
         return result
 
+    def _served(self, ranges: Optional[FieldRanges]
+                ) -> Optional[tuple[Version, Version]]:
+        if self.served is not None or ranges is None:
+            return self.served
+        return ranges.registry.min_version, ranges.registry.max_version
+
     def _field(self, datatype: Any, values: Optional[Mapping[Any, _Range]],
-               readonly: bool, mandatory: bool) -> dict[str, Any]:
+               readonly: bool, mandatory: bool,
+               served: Optional[tuple[Version, Version]]) -> dict[str, Any]:
         schema = self.schema(datatype)
-        if values is not None:
-            schema = self.values_schema(schema, values)
+        if values is not None and schema.get('type') == 'array':
+            # values= of a list field: what each item may be
+            schema['items'] = self.values_schema(schema['items'], values,
+                                                 served)
+        elif values is not None:
+            schema = self.values_schema(schema, values, served)
         if readonly:
             schema['readOnly'] = True
         if not mandatory:  # a response shows null for no value
-            schema = _nullable(schema)
+            schema = nullable(schema)
         return schema
 
     def values_schema(self, schema: dict[str, Any],
-                values: Mapping[Any, _Range]) -> dict[str, Any]:
+                      values: Mapping[Any, _Range],
+                      served: Optional[tuple[Version, Version]] = None
+                      ) -> dict[str, Any]:
+        """``schema`` with the ``enum`` of ``values`` (each value's range)
+        at this set's version; without one, every value of the ``served``
+        versions, bounded ones listed in ``x-openstack`` ``values``."""
         schema = {k: v for k, v in schema.items() if k != 'enum'}
         if self.version is None:
-            schema['enum'] = sorted(values, key=str)
+            clipped = {value: bounds if served is None
+                       else clip(*bounds, served)
+                       for value, bounds in values.items()}
+            kept = {v: b for v, b in clipped.items() if b is not None}
+            schema['enum'] = sorted(kept, key=str)
             bounded = {str(value): extension(*bounds)['x-openstack']
-                       for value, bounds in values.items() if any(bounds)}
+                       for value, bounds in kept.items() if any(bounds)}
             if bounded:
                 schema['x-openstack'] = {'values': bounded}
         else:
@@ -218,9 +263,10 @@ class SchemaSet:
 
 
 def _datatypes(cls: type, attr: Any, version: Optional[Version],
-               bounds: _Range) -> list[tuple[Any, _Range]]:
+               bounds: _Range, served: Optional[tuple[Version, Version]]
+               ) -> list[tuple[Any, _Range]]:
     """The datatypes of a field and the range of each: the one at
-    ``version``, or (``None``) each ``Retype``'s and the newest."""
+    ``version``, or (``None``) each served ``Retype``'s and the newest."""
     binding = binding_of(cls)
     if binding is None:
         return [(attr.datatype, bounds)]
@@ -234,76 +280,50 @@ def _datatypes(cls: type, attr: Any, version: Optional[Version],
             found.append((datatype, (low, end)))
         low = binding.registry.next(last)
         if low is None or (high is not None and low > high):
-            return found
-    return [*found, (attr.datatype, (low, high))]
-
-
-def _user_type(datatype: Any) -> dict[str, Any]:
-    if isinstance(datatype, wtypes.Enum):
-        schema = dict(_SCALARS.get(datatype.basetype, {}))
-        schema['enum'] = sorted(datatype.values, key=str)
-        return schema
-    if isinstance(datatype, wtypes.StringType):
-        schema = {'type': 'string'}
-        if datatype.min_length is not None:
-            schema['minLength'] = datatype.min_length
-        if datatype.max_length is not None:
-            schema['maxLength'] = datatype.max_length
-        if datatype.pattern is not None:
-            schema['pattern'] = datatype.pattern.pattern
-        return schema
-    if isinstance(datatype, wtypes.IntegerType):
-        schema = {'type': 'integer'}
-        if datatype.minimum is not None:
-            schema['minimum'] = datatype.minimum
-        if datatype.maximum is not None:
-            schema['maximum'] = datatype.maximum
-        return schema
-    formats = {wtypes.UuidType: 'uuid', wtypes.IPv4AddressType: 'ipv4',
-               wtypes.IPv6AddressType: 'ipv6'}
-    for kind, name in formats.items():
-        if isinstance(datatype, kind):
-            return {'type': 'string', 'format': name}
-    if isinstance(datatype, wtypes.BinaryType):
-        return {'type': 'string', 'contentEncoding': 'base64'}
-    if isinstance(datatype, wtypes.UserType):
-        if getattr(datatype, 'name', None) == 'json':
-            return {}  # any JSON value
-        return dict(_SCALARS.get(datatype.basetype, {}))
-    return dict(_SCALARS.get(datatype, {}))
-
-
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    kind = schema.get('type')
-    if isinstance(kind, str):
-        schema['type'] = [kind, 'null']
-        if 'enum' in schema:
-            schema['enum'] = [*schema['enum'], None]
-        return schema
-    if '$ref' in schema:
-        return {'anyOf': [{'$ref': schema.pop('$ref')}, {'type': 'null'}],
-                **schema}
-    return schema  # already allows anything
+            break
+    else:
+        found.append((attr.datatype, (low, high)))
+    if served is None:
+        return found
+    kept = [(d, clip(*b, served)) for d, b in found]
+    return [(d, b) for d, b in kept if b is not None]
 
 
 def body_schema(datatype: Any, version: Optional[VersionLike],
-                *, request: bool = True) -> dict[str, Any]:
+                *, request: bool = True,
+                registry: Optional[VersionRegistry] = None
+                ) -> dict[str, Any]:
     """A self-contained JSON Schema for ``datatype`` at ``version``.
 
     :param version: ``'X.Y'`` or a :class:`Version`; ``None`` for every
         version with ``x-openstack`` ranges.
     :param request: for a request body (read-only fields left out) or,
         ``False``, a response body.
+    :param registry: the history ``version`` must be in; the registry of
+        every versioned type in ``datatype`` checks it too.  (A plain type
+        without it has the same schema at any well-formed version.)
     :raises ~pecan_microversions.core.errors.RegistryError: a versioned type is
-        not bound to a registry, or the version is not in its history.
+        not bound to a registry; :class:`~pecan_microversions.core.errors.
+        UnknownVersionError` when ``version`` is malformed (``'1.01'``,
+        ``'latest'``) or not in a history.
     """
-    at = None if version is None else as_version(version)
+    at = None if version is None else _version(version, registry)
     schemas = SchemaSet(at, request=request)
     schema = {'$schema': DIALECT, **schemas.schema(datatype)}
     _check_known(schemas, at)
     if schemas.definitions:
         schema['$defs'] = schemas.definitions
     return schema
+
+
+def _version(version: VersionLike,
+             registry: Optional[VersionRegistry]) -> Version:
+    if registry is not None:
+        return registry.known_version(version)
+    try:
+        return as_version(version)
+    except InvalidVersion as exc:
+        raise UnknownVersionError(f'version: {exc}') from None
 
 
 def _check_known(schemas: SchemaSet, version: Optional[Version]) -> None:
@@ -315,21 +335,23 @@ def _check_known(schemas: SchemaSet, version: Optional[Version]) -> None:
             ranges.registry.known_version(version)
 
 
-def validate_body(datatype: Any, data: Any, version: VersionLike) -> None:
+def validate_body(datatype: Any, data: Any, version: VersionLike, *,
+                  registry: Optional[VersionRegistry] = None) -> None:
     """Validate a request body with :mod:`jsonschema` against
-    :func:`body_schema`.
+    :func:`body_schema` (which raises for a bad ``version``).
 
     :raises ~pecan_microversions.pecan.errors.APIError: 400
         ``microversion.schema_violation`` naming the JSON pointer of the
         first problem, in the library's errors format.
     """
-    schema = body_schema(datatype, version)
+    at = _version(version, registry)
+    schema = body_schema(datatype, at, registry=registry)
     validator = jsonschema.Draft202012Validator(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is None:
         return
     pointer = ''.join(f'/{part}' for part in error.absolute_path) or '/'
     raise APIError(
-        f'The request body does not match the version {as_version(version)} '
+        f'The request body does not match the version {at} '
         f'schema at {pointer}: {error.message}',
         error_code='microversion.schema_violation', pointer=pointer)

@@ -197,9 +197,14 @@ def _value_problem(rules: dict[str, tuple[Optional[set[str]],
                 isinstance(value, bool) and bool not in expected)):
             return (f'is {json.dumps(value)}, not a {type_name} as at '
                     f'version {at}.')
-    if allowed is not None and str(value) not in allowed:
-        return (f'has value {value!r}, which version {at} does not have '
-                f'(it has {", ".join(sorted(allowed)) or "none"}).')
+    if allowed is None:
+        return None
+    # values= of a list field: what each item may be
+    for item in value if isinstance(value, list) else [value]:
+        if str(item) not in allowed:
+            shown = f'item {item!r}' if item is not value else repr(value)
+            return (f'has value {shown}, which version {at} does not have '
+                    f'(it has {", ".join(sorted(allowed)) or "none"}).')
     return None
 
 

@@ -1,0 +1,132 @@
+"""Schemas of field values: a list field's ``values=``, ``decimal.Decimal``,
+JSON-patch operations and the version a body schema is asked for; each
+checked against what the service itself accepts and answers."""
+
+import jsonschema
+import pytest
+import webtest
+from openapi_spec_validator import validate
+
+from pecan_microversions.core.errors import UnknownVersionError
+from pecan_microversions.demo.types import Node
+from pecan_microversions.demo.versions import REGISTRY as DEMO
+from pecan_microversions.tools.openapi import openapi_document
+from pecan_microversions.tools.schemas import body_schema, validate_body
+from pecan_microversions.tools.testing import (
+    Sample,
+    field_violations,
+    version_headers,
+)
+from pecan_microversions.wsme.checking import JsonPatchOperation
+from tests import described_apps as apps
+from tests.tools.test_contract_values import serving
+
+
+def component(document, name):
+    return jsonschema.Draft202012Validator(
+        {'$ref': f'#/components/schemas/{name}',
+         'components': document['components']},
+        format_checker=jsonschema.FormatChecker())
+
+
+@pytest.mark.parametrize('version', ['1.0', '1.1'])
+def test_list_field_values_are_what_each_item_may_be(version):
+    app = apps.make_tags()
+    document = openapi_document(apps.TAGS, app, version)
+    validate(document)
+    tags = document['components']['schemas']['Tagged']['properties']['tags']
+    assert tags == {'type': ['array', 'null'], 'items': {
+        'type': 'string',
+        'enum': ['red'] if version == '1.0' else ['blue', 'red']}}
+    schema = component(document, 'Tagged')
+    client = webtest.TestApp(app)
+    for body in ({'tags': ['red']}, {'tags': ['blue']}, {'tags': ['red', 'x']},
+                 {'tags': [None]}, {'tags': None}, {'tags': []},
+                 {'tags': 'red'}):
+        answer = client.post_json('/tagged', body, expect_errors=True,
+                                  headers=version_headers(apps.TAGS, version))
+        assert schema.is_valid(body) == (answer.status_int < 300), (
+            body, answer.status_int, answer.body)
+        try:
+            validate_body(apps.Tagged, body, version)
+        except Exception:  # noqa: BLE001 - only whether it passes matters
+            assert answer.status_int >= 400, body
+        else:
+            assert answer.status_int < 300, body
+
+
+def test_combined_list_field_values_carry_their_ranges():
+    document = openapi_document(apps.TAGS, apps.make_tags())
+    validate(document)
+    tags = document['components']['schemas']['Tagged']['properties']['tags']
+    assert tags['items'] == {'type': 'string', 'enum': ['blue', 'red'],
+                             'x-openstack': {'values': {
+                                 'blue': {'min-ver': '1.1'}}}}
+
+
+def test_field_contract_checks_each_item_of_a_list_field():
+    registry = apps.TAGS
+    sample = [Sample('/tagged/x', 'tagged')]
+    assert field_violations(webtest.TestApp(apps.make_tags()), registry,
+                            sample, '1.1') == []
+    assert field_violations(serving({'tags': ['red', 'blue']}), registry,
+                            sample, '1.1') == []
+    (problem,) = field_violations(serving({'tags': ['red', 'blue']}),
+                                  registry, sample, '1.0')
+    assert "has value item 'blue', which version 1.0 does not have" in problem
+
+
+def test_a_decimal_is_described_as_the_service_writes_and_reads_it():
+    app = apps.make_prices()
+    document = openapi_document(apps.PRICES, app, '1.0')
+    validate(document)
+    client = webtest.TestApp(app)
+    answer = client.get('/priced/x').json
+    assert answer['price'] == '1.50'  # str(value), as WSME writes it
+    assert component(document, 'Priced').is_valid(answer)
+    price = document['components']['schemas']['Priced']['properties'][
+        'price']
+    assert price['anyOf'][0] == {'type': 'string', 'format': 'decimal'}
+    assert {'type': 'number', 'writeOnly': True} in price['anyOf']
+    request = jsonschema.Draft202012Validator(body_schema(apps.Priced, '1.0'))
+    for body in ({'price': '2.5'}, {'price': 2.5}, {'price': None},
+                 {'price': [2]}, {'price': {'a': 1}}):
+        served = client.post_json('/priced', body, expect_errors=True)
+        assert request.is_valid(body) == (served.status_int < 300), body
+    response = body_schema(apps.Priced, '1.0', request=False)
+    assert response['$defs']['Priced']['properties']['price'] == price
+
+
+@pytest.mark.parametrize('version', ['1.01', 'latest', 'x'])
+def test_a_malformed_version_is_an_unknown_version(version):
+    with pytest.raises(UnknownVersionError):
+        body_schema(Node, version)
+    with pytest.raises(UnknownVersionError):
+        body_schema(apps.Priced, version)
+    with pytest.raises(UnknownVersionError):
+        validate_body(Node, {}, version)
+
+
+def test_the_version_of_a_plain_type_is_checked_against_a_registry():
+    assert body_schema(apps.Priced, '9.9')['$ref'] == '#/$defs/Priced'
+    with pytest.raises(UnknownVersionError, match='not in the prices history'):
+        body_schema(apps.Priced, '9.9', registry=apps.PRICES)
+    with pytest.raises(UnknownVersionError):
+        validate_body(apps.Priced, {}, '9.9', registry=apps.PRICES)
+
+
+def test_a_wsme_patch_operation_requires_what_its_op_uses():
+    operations = jsonschema.Draft202012Validator(
+        body_schema([JsonPatchOperation], '1.0', registry=DEMO))
+    assert operations.is_valid([{'op': 'replace', 'path': '/a', 'value': 1},
+                                {'op': 'remove', 'path': '/a'},
+                                {'op': 'test', 'path': '/a', 'value': None},
+                                {'op': 'move', 'path': '/a', 'from': '/b'}])
+    for operation in ({'op': 'replace', 'path': '/a'},
+                      {'op': 'add', 'path': '/a'},
+                      {'op': 'test', 'path': '/a'},
+                      {'op': 'copy', 'path': '/a'},
+                      {'op': 'move', 'path': '/a', 'from': None},
+                      # WSME refuses a member it does not know
+                      {'op': 'remove', 'path': '/a', 'extra': 1}):
+        assert not operations.is_valid([operation]), operation
