@@ -15,13 +15,15 @@ Declarations are made when the modules holding the fields and methods are
 imported; if the registry's module does not import them, name them with
 ``--import myservice.api.controllers`` (repeatable).  Exit status: 0 on
 success, 1 when ``check`` finds problems, 2 for usage errors (a bad import
-path, an unknown version, a missing directory or an unreadable release
-note).
+path, an unknown version or one the app does not serve, a missing directory
+or an unreadable release note, an ``--app`` that is a class or serves
+another registry).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import inspect
 import json
@@ -87,10 +89,12 @@ def load_registry(spec: str, imports: Sequence[str] = ()) -> VersionRegistry:
 def load_app(spec: str) -> Any:
     """The Pecan app or root controller at ``package.module:attribute``.
 
-    A function there (such as ``make_app``) is called without arguments and
+    A factory there (a function such as ``make_app``, a method such as a
+    classmethod, a ``functools.partial``) is called without arguments and
     its result used.
 
-    :raises LoadError: the path does not load or the function fails.
+    :raises LoadError: the path does not load, names a class (not the
+        instance Pecan routes into), or the factory fails.
     """
     module_name, sep, attribute = spec.partition(':')
     if not sep or not module_name or not attribute:
@@ -104,12 +108,19 @@ def load_app(spec: str) -> Any:
         except AttributeError:
             raise LoadError(f'Module {module_name!r} has no attribute '
                             f'{attribute!r}.') from None
-    if inspect.isfunction(target):
+    if inspect.isclass(target):
+        raise LoadError(f'{spec} is a class: name the Pecan app, a root '
+                        'controller instance, or a function returning '
+                        'either.')
+    if inspect.isroutine(target) or isinstance(target, functools.partial):
         try:
             target = target()
         except Exception as exc:  # noqa: BLE001 - reported to the user
             raise LoadError(f'Calling {spec}() failed: '
                             f'{type(exc).__name__}: {exc}', exc) from exc
+        if inspect.isclass(target):
+            raise LoadError(f'{spec}() returned a class: it must return the '
+                            'Pecan app or a root controller instance.')
     return target
 
 
@@ -149,16 +160,17 @@ def _parser() -> argparse.ArgumentParser:
                      help='compare the two versions\' OpenAPI documents '
                           '(needs --app), one entry per JSON pointer')
     sub.add_argument('--app', metavar='MODULE:APP',
-                     help='the Pecan app, its root controller, or a function '
-                          'returning either')
+                     help='the Pecan app, its root controller instance, or a '
+                          'factory returning either')
     sub = command('openapi', 'Print the OpenAPI 3.1 document of a version, '
                              'or without VERSION the combined document with '
                              'x-openstack version ranges.')
     sub.add_argument('version', metavar='VERSION', nargs='?',
                      help='X.Y, or latest (default: every version)')
     sub.add_argument('--app', metavar='MODULE:APP', required=True,
-                     help='the Pecan app, its root controller, or a function '
-                          'returning either (called without arguments)')
+                     help='the Pecan app, its root controller instance, or a '
+                          'factory returning either (called without '
+                          'arguments)')
     sub.add_argument('--title', help='the document\'s info.title')
     sub = command('matrix', 'Print, as SVG, the fields of a resource by '
                             'version.')

@@ -4,11 +4,17 @@
 that exist there (:mod:`~pecan_microversions.tools.routes` walks the
 controllers), the query parameters and values allowed there, the request
 body, the status code and body of the answer, and every WSME type with the
-fields of that version (:mod:`~pecan_microversions.tools.schemas`).  Without
-a version it writes one combined document in which every operation,
-parameter, response, field and value that does not exist at every version
-carries an ``x-openstack`` extension ``{"min-ver": "X.Y", "max-ver":
-"X.Y"}``, the form OpenStack's API code generators read.
+fields of that version (:mod:`~pecan_microversions.tools.schemas`), with
+the version headers of requests and responses
+(:mod:`~pecan_microversions.tools.operations`).  Without a version it
+writes one combined document of every served version in which every
+operation, parameter, response, field and value that does not exist at
+every version carries an ``x-openstack`` extension ``{"min-ver": "X.Y",
+"max-ver": "X.Y"}``, the form OpenStack's API code generators read; a part
+that differs between versions describes each version's form
+(:mod:`~pecan_microversions.tools.combined`).  Only served versions are
+described (:func:`served_range`): the document of a version every request
+at which gets 406 is refused.
 
 A service serves the document of the request's version with an
 :class:`OpenAPIEndpoint`::
@@ -27,58 +33,64 @@ it, and :func:`openapi_diff` compares two documents.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Iterable
 from typing import Any, Optional
 
 import pecan
-from wsme import types as wtypes
 
 from pecan_microversions.compat import context_app
-from pecan_microversions.core.registry import STANDARD_HEADER, VersionRegistry
+from pecan_microversions.core.errors import RegistryError, UnknownVersionError
+from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike
-from pecan_microversions.pecan.media import JSON_PATCH
-from pecan_microversions.pecan.params import declared_query_params
 from pecan_microversions.pecan.request import get_version
+from pecan_microversions.tools.combined import combined_operation
 from pecan_microversions.tools.jsondiff import openapi_diff
-from pecan_microversions.tools.responses import (
-    Description,
-    description_of,
-    error_schema,
+from pecan_microversions.tools.operations import (
+    describe_operation,
+    error_response,
+    version_components,
 )
+from pecan_microversions.tools.responses import error_schema
 from pecan_microversions.tools.routes import (
     Implementation,
     Operation,
     api_operations,
-    arguments,
+    microversion_hook,
     wsgi_chain,
 )
-from pecan_microversions.tools.schemas import SchemaSet, extension
-from pecan_microversions.wsme.checking import JsonPatchOperation
+from pecan_microversions.tools.schema_parts import extension
+from pecan_microversions.tools.schemas import SchemaSet
 
 __all__ = ['OPENAPI_VERSION', 'OpenAPIEndpoint', 'openapi_diff',
-           'openapi_document']
+           'openapi_document', 'served_range']
 
 #: The OpenAPI version of the documents.
 OPENAPI_VERSION = '3.1.0'
 
-_Range = tuple[Optional[Version], Optional[Version]]
-_ERROR_STATUSES = {'400': 'The request is malformed or names a field, query '
-                          'parameter or value the version does not have.',
-                   '404': 'Not found, or not available at this version.',
-                   '406': 'The requested version is not supported.',
-                   '415': 'The body\'s media type or charset is not '
-                          'accepted.'}
-_JSON = ('application/json',)
-#: What a ``versioned_wsexpose(..., patch_of=...)`` method reads.
-_JSON_PATCH = ('application/json', JSON_PATCH)
-_RESPONSE_HEADERS = {
-    STANDARD_HEADER: 'The version that served the request: '
-                     '"<service type> X.Y".',
-    'OpenStack-API-Minimum-Version': 'The oldest version served.',
-    'OpenStack-API-Maximum-Version': 'The newest version served.',
-}
+
+def served_range(registry: VersionRegistry, app: Any
+                 ) -> tuple[Version, Version]:
+    """The versions ``app`` serves: its :class:`MicroversionHook`'s limits
+    (an operator's floor and cap included), or without a hook to read (a
+    root controller) the registry's ``min_version`` to ``max_version``.
+
+    :raises ~pecan_microversions.core.errors.RegistryError: the app's hook
+        serves another registry.
+    """
+    hook = microversion_hook(app)
+    if hook is None:
+        return registry.min_version, registry.max_version
+    if hook.registry is not registry:
+        same = repr(hook.registry) == repr(registry)
+        raise RegistryError(
+            f'The app negotiates with another registry ({hook.registry!r}) '
+            f'than the one given ({registry!r}'
+            f'{", a distinct object" if same else ""}): describe it with '
+            'the registry its MicroversionHook was made with.')
+    return hook.limits.min_version, hook.limits.max_version
 
 
 def openapi_document(registry: VersionRegistry, app: Any,
@@ -91,38 +103,50 @@ def openapi_document(registry: VersionRegistry, app: Any,
     """The OpenAPI 3.1 document of ``app`` at ``version``.
 
     :param app: the Pecan app or its root controller instance.
-    :param version: ``'X.Y'``; ``None`` for the combined document.
+    :param version: ``'X.Y'``; ``None`` for the combined document of every
+        served version (see :func:`served_range`).
     :param title: ``info.title`` (default: ``'<service type> API'``).
     :param server_url: the ``servers`` entry, if any.
     :param operations: the walked operations, to reuse a previous walk.
     :param error_body: the JSON Schema of error bodies (default: read from
         the app, see :func:`~pecan_microversions.tools.responses.error_schema`).
     :raises ~pecan_microversions.core.errors.UnknownVersionError: ``version``
-        is not in the history.
+        is not in the history, or is not served (every request at it gets
+        406).
+    :raises ~pecan_microversions.core.errors.RegistryError: the app's hook
+        serves another registry.
     """
-    at = None if version is None else registry.known_version(version)
+    served = served_range(registry, app)
+    at = None if version is None else _served(registry, version, served)
     found = list(api_operations(app) if operations is None else operations)
-    schemas = SchemaSet(at, ref_prefix='#/components/schemas/')
+    schemas = SchemaSet(at, ref_prefix='#/components/schemas/',
+                        served=served)
+    versions = [v for v in registry.versions if v.matches(*served)]
+    error = error_response(registry)
     paths: dict[str, dict[str, Any]] = {}
     names: set[str] = set()
     for operation in found:
         if at is None:
-            described = _combined(operation, registry, schemas)
+            described = combined_operation(
+                operation, versions, functools.partial(
+                    _describe, operation, schemas=schemas,
+                    registry=registry), error)
         else:
             implementation = operation.select(at)
-            if implementation is None:
-                continue
-            described = _operation(operation, implementation, at, schemas)
+            described = None if implementation is None else (
+                describe_operation(operation, implementation, at, schemas,
+                                   registry))
+        if described is None:
+            continue
         described['operationId'] = _operation_id(operation, names)
         paths.setdefault(operation.path, {})[operation.method.lower()] = (
             described)
     info: dict[str, Any] = {
         'title': title or f'{registry.service_type} API',
-        'version': str(at or registry.max_version)}
+        'version': str(at or served[1])}
     if at is None:
-        info['description'] = (f'Every version from {registry.min_version} '
-                               f'to {registry.max_version}.')
-        info.update(extension(registry.min_version, registry.max_version))
+        info['description'] = f'Every version from {served[0]} to {served[1]}.'
+        info.update(extension(*served))
     else:
         info['description'] = dict(registry.history)[at]
     document: dict[str, Any] = {'openapi': OPENAPI_VERSION, 'info': info}
@@ -132,188 +156,28 @@ def openapi_document(registry: VersionRegistry, app: Any,
     document['components'] = {
         'schemas': {**schemas.definitions, 'Errors': (
             error_schema(app) if error_body is None else error_body)},
-        'parameters': {'OpenStackAPIVersion': _version_parameter(registry)},
-        'headers': {_header_key(n): {'description': d,
-                                     'schema': {'type': 'string'}}
-                    for n, d in _RESPONSE_HEADERS.items()},
-        'responses': {'Error': {
-            'description': 'An error.',
-            'content': {'application/json': {
-                'schema': {'$ref': '#/components/schemas/Errors'}}}}},
+        **version_components(registry),
+        'responses': {'Error': error},
     }
     return document
 
 
-def _operation(operation: Operation, implementation: Implementation,
-               at: Optional[Version], schemas: SchemaSet) -> dict[str, Any]:
-    definition = implementation.definition
-    described: dict[str, Any] = {}
-    doc = getattr(implementation.function, '__doc__', None)
-    if doc and doc.strip():
-        described['summary'] = doc.strip().splitlines()[0]
-    described['parameters'] = [
-        {'$ref': '#/components/parameters/OpenStackAPIVersion'},
-        *({'name': name, 'in': 'path', 'required': True,
-           'schema': {'type': 'string'}} for name in operation.path_params),
-        *_query(operation, implementation, at, schemas)]
-    declared = description_of(implementation)
-    body = _body(operation.method, implementation, declared, schemas)
-    if body is not None:
-        described['requestBody'] = body
-    status, content = _answer(definition, declared, schemas)
-    headers: dict[str, Any] = {
-        n: {'$ref': f'#/components/headers/{_header_key(n)}'}
-        for n in _RESPONSE_HEADERS}
-    headers.update({n: {'description': d, 'schema': {'type': 'string'}}
-                    for n, d in declared.headers.items()})
-    errors = sorted({*_ERROR_STATUSES, *map(str, declared.errors)})
-    described['responses'] = {
-        status: {'description': 'Success.' if status != '2XX' else
-                 'Success; the method declares no status code.',
-                 'headers': headers, **content},
-        **{code: {'$ref': '#/components/responses/Error'}
-           for code in errors}}
-    return described
+def _describe(operation: Operation, implementation: Implementation,
+              at: Version, *, schemas: SchemaSet,
+              registry: VersionRegistry) -> dict[str, Any]:
+    return describe_operation(operation, implementation, at, schemas,
+                              registry)
 
 
-def _query(operation: Operation, implementation: Implementation,
-           at: Optional[Version], schemas: SchemaSet) -> list[dict[str, Any]]:
-    definition = implementation.definition
-    declared = declared_query_params(implementation.function)
-    types = ({} if definition is None
-             else {a.name: a.datatype for a in definition.arguments})
-    names = arguments(implementation)[len(operation.path_params):]
-    if definition is not None and definition.body_type is not None:
-        names = names[:-1]  # the body argument
-    if declared is not None:
-        names += [n for n in declared.ranges if n not in names]
-    result = []
-    for name in names:
-        low, high = (None, None) if declared is None else declared.ranges.get(
-            name, (None, None))
-        if at is not None and not at.matches(low, high):
-            continue
-        schema = schemas.schema(types.get(name, wtypes.text))
-        rule = None if declared is None else declared.values.get(name)
-        if rule is not None:
-            schema = schemas.values_schema(
-                schema, {v: (r.min_version, r.max_version)
-                         for v, r in rule.ranges.items()})
-        parameter: dict[str, Any] = {'name': name, 'in': 'query',
-                                     'required': False, 'schema': schema}
-        if declared is not None and name in declared.multiple:
-            parameter['schema'] = {'type': 'array', 'items': schema}
-            parameter['explode'] = True
-        if at is None:
-            parameter.update(extension(low, high))
-        result.append(parameter)
-    return result
-
-
-def _body(method: str, implementation: Implementation,
-          declared: Description, schemas: SchemaSet
-          ) -> Optional[dict[str, Any]]:
-    definition = implementation.definition
-    patch_of = declared.patch_of or getattr(implementation.function,
-                                            'patch_of', None)
-    media_types = declared.media_types or _JSON
-    if patch_of is not None:
-        schema = schemas.schema([JsonPatchOperation])
-        if declared.patch_of is None:  # the library reads the body
-            media_types = declared.media_types or _JSON_PATCH
-    elif declared.body is not None:
-        schema = schemas.schema(declared.body)
-    elif definition is not None and definition.body_type is not None:
-        schema = schemas.schema(definition.body_type)
-    elif definition is None and method in ('POST', 'PUT', 'PATCH'):
-        return {'required': False, 'content': {  # plain: any JSON body
-            t: {'schema': {}} for t in media_types}}
-    else:
-        return None
-    return {'required': True, 'content': {
-        t: {'schema': schema} for t in media_types}}
-
-
-def _answer(definition: Any, declared: Description, schemas: SchemaSet
-            ) -> tuple[str, dict[str, Any]]:
-    code = declared.status or (None if definition is None
-                               else definition.status_code or 200)
-    status = '2XX' if code is None else str(code)
-    if status == '204' or (definition is not None
-                           and definition.return_type is None):
-        return status, {}
-    schema = (schemas.schema(declared.returns) if declared.returns is not None
-              else {} if definition is None
-              else schemas.schema(definition.return_type))
-    return status, {'content': {'application/json': {'schema': schema}}}
-
-
-def _combined(operation: Operation, registry: VersionRegistry,
-              schemas: SchemaSet) -> dict[str, Any]:
-    """All implementations of an operation in one, with their ranges."""
-    parts = [(i, _operation(operation, i, None, schemas))
-             for i in operation.implementations]
-    first = parts[0][1]
-    described = {k: v for k, v in first.items()
-                 if k not in ('requestBody', 'responses', 'parameters')}
-    lows = [i.min_version for i in operation.implementations]
-    highs = [i.max_version for i in operation.implementations]
-    described.update(_range(
-        registry,
-        None if None in lows else min(v for v in lows if v is not None),
-        None if None in highs else max(v for v in highs if v is not None)))
-    parameters: dict[tuple[str, str], dict[str, Any]] = {}
-    for _, part in parts:
-        for parameter in part['parameters']:
-            key = (parameter.get('name', ''), parameter.get('in', '$ref'))
-            parameters.setdefault(key, parameter)
-    described['parameters'] = list(parameters.values())
-    bodies = [(i, p['requestBody']) for i, p in parts if 'requestBody' in p]
-    if bodies:
-        distinct = {repr(b) for _, b in bodies}
-        if len(distinct) == 1 and len(bodies) == len(parts):
-            described['requestBody'] = bodies[0][1]
-        else:
-            described['requestBody'] = {
-                'required': all(b['required'] for _, b in bodies),
-                'content': {t: {'schema': {'oneOf': [
-                    {**b['content'][t]['schema'],
-                     **_range(registry, i.min_version, i.max_version)}
-                    for i, b in bodies if t in b['content']]}}
-                    for t in sorted({t for _, b in bodies
-                                     for t in b['content']})}}
-    responses: dict[str, Any] = {}
-    for implementation, part in parts:
-        for status, response in part['responses'].items():
-            if status not in responses:
-                responses[status] = dict(response)
-                if '$ref' not in response and len(parts) > 1:
-                    responses[status].update(_range(
-                        registry, implementation.min_version,
-                        implementation.max_version))
-    described['responses'] = dict(sorted(responses.items()))
-    return described
-
-
-def _range(registry: VersionRegistry, low: Optional[Version],
-           high: Optional[Version]) -> dict[str, Any]:
-    """The ``x-openstack`` extension of a range, without the bounds of
-    the whole history (what exists at every version carries none)."""
-    return extension(
-        None if low is None or low <= registry.min_version else low,
-        None if high is None or high >= registry.max_version else high)
-
-
-def _version_parameter(registry: VersionRegistry) -> dict[str, Any]:
-    example = f'{registry.service_type} {registry.max_version}'
-    return {'name': STANDARD_HEADER, 'in': 'header', 'required': False,
-            'description': f'The microversion wanted, such as "{example}"; '
-                           'without it the default version answers.',
-            'schema': {'type': 'string'}, 'example': example}
-
-
-def _header_key(name: str) -> str:
-    return name.replace('-', '')
+def _served(registry: VersionRegistry, version: VersionLike,
+            served: tuple[Version, Version]) -> Version:
+    at = registry.known_version(version)
+    if not at.matches(*served):
+        raise UnknownVersionError(
+            f'Version {at} is not served: {registry.service_type} answers '
+            f'{served[0]} to {served[1]}, and 406 Not Acceptable to a request '
+            f'at {at}.')
+    return at
 
 
 def _operation_id(operation: Operation, taken: set[str]) -> str:

@@ -26,8 +26,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, Optional, TypeVar
 
 from pecan_microversions.core.rendering import api_wg_errors, wsme_fault
-from pecan_microversions.pecan.hook import MicroversionHook
-from pecan_microversions.tools.routes import Implementation, wsgi_chain
+from pecan_microversions.tools.routes import (
+    Implementation,
+    microversion_hook,
+    wsgi_chain,
+)
 
 __all__ = ['API_WG_ERRORS', 'ANY_ERROR', 'WSME_FAULT', 'Description',
            'describe', 'description_of', 'error_schema']
@@ -124,8 +127,7 @@ def error_schema(app: Any) -> dict[str, Any]:
     schema into the one of the bodies it sends, innermost first.
     """
     chain = wsgi_chain(app)
-    hooks = getattr(chain[-1], 'hooks', None) or ()
-    hook = next((h for h in hooks if isinstance(h, MicroversionHook)), None)
+    hook = microversion_hook(app)
     schema: Mapping[str, Any] = API_WG_ERRORS
     if hook is not None:
         schema = next((known for renderer, known in _KNOWN

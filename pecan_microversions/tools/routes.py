@@ -4,7 +4,10 @@
 given to ``pecan.make_app``) and follows what Pecan's own routing follows:
 
 * attributes holding controllers, ``index`` and other exposed methods
-  (``custom_route`` names included) of plain object controllers;
+  (``custom_route`` names included) of plain object controllers; a generic
+  controller (``expose(generic=True)``) is each of its ``when`` handlers'
+  HTTP methods on its own path, the default handler ``GET`` (a handler is
+  never an operation of its own: Pecan answers 404 at its name);
 * ``RestController`` conventions: ``get_all``/``get`` and ``post`` on the
   collection; ``get_one``, ``put``, ``patch`` and ``delete`` on the item,
   whose first argument names the path parameter; sub-controllers after the
@@ -19,9 +22,12 @@ given to ``pecan.make_app``) and follows what Pecan's own routing follows:
 Routing written as code (``_lookup``, ``_default``, ``_route``) cannot be
 walked; declare those operations' controllers as attributes to have them
 described.  A path parameter named like one before it in the path gets a
-suffix (``{id}``, ``{id_2}``).  Each operation carries its implementations,
-each with its version range and the function Pecan calls (with WSME's
-definition when it has one).
+suffix (``{id}``, ``{id_2}``).  A method's arguments are those Pecan
+fills: ``*args`` and ``**kwargs`` only collect what is left over, so they
+are neither query parameters nor path segments, and a keyword-only argument
+is filled only through ``**kwargs``.  Each operation carries its
+implementations, each with its version range and the function Pecan calls
+(with WSME's definition when it has one).
 """
 
 from __future__ import annotations
@@ -42,11 +48,13 @@ from pecan_microversions.compat import (
     is_wsme_function,
 )
 from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.hook import MicroversionHook
 from pecan_microversions.pecan.methods import VersionedMethod
 from pecan_microversions.pecan.subresources import ResourceGate
 
 __all__ = ['Implementation', 'Operation', 'api_operations', 'arguments',
-           'find_root', 'wsgi_chain']
+           'find_root', 'microversion_hook', 'required_arguments',
+           'wsgi_chain']
 
 _Range = tuple[Optional[Version], Optional[Version]]
 _MAX_DEPTH = 32  # controllers nested deeper than this are not walked
@@ -121,12 +129,25 @@ def wsgi_chain(app: Any) -> list[Any]:
     return chain
 
 
+def microversion_hook(app: Any) -> Optional[MicroversionHook]:
+    """The :class:`MicroversionHook` of ``app`` (a Pecan app, or WSGI
+    middleware around one); ``None`` when none can be seen (a root
+    controller, an app without the hook)."""
+    hooks = getattr(wsgi_chain(app)[-1], 'hooks', None) or ()
+    return next((h for h in hooks if isinstance(h, MicroversionHook)), None)
+
+
 def api_operations(root: Any, prefix: str = '') -> list[Operation]:
     """Every operation under ``root`` (a controller instance or a Pecan app),
     sorted by path then method.
 
     :param prefix: the path the root is served at (``''`` for ``/``).
+    :raises TypeError: ``root`` is a class: Pecan routes into an instance.
     """
+    if isinstance(root, type):
+        raise TypeError(
+            f'{root.__module__}.{root.__qualname__} is a class: give the root '
+            'controller instance (or the Pecan app) that serves requests.')
     found: dict[tuple[str, str], Operation] = {}
     for operation in _walk(find_root(root), prefix, (), (None, None), set()):
         if not operation.path:  # a RestController root's collection
@@ -200,7 +221,8 @@ def _sub_resource_params(controller: Any, params: tuple[str, ...]
         handler = getattr(controller, name, None)
         if callable(handler):
             ids: tuple[str, ...] = ()
-            for argument in _arguments(handler)[len(params):]:
+            for argument in _arguments(handler, positional=True)[
+                    len(params):]:
                 ids += (_unique(argument, params + ids),)
             return ids
     return ()
@@ -257,7 +279,11 @@ def _members(controller: Any) -> Iterator[tuple[str, Any]]:
 
 
 def _is_exposed(member: Any) -> bool:
-    return callable(member) and bool(getattr(member, 'exposed', False))
+    """Whether Pecan routes to ``member`` by its name: exposed, and not a
+    generic controller's ``when`` handler (Pecan answers 404 there; the
+    handler serves its method on the generic controller's path)."""
+    return (callable(member) and bool(getattr(member, 'exposed', False))
+            and not exposure(member).get('generic_handler'))
 
 
 def _is_controller(member: Any) -> bool:
@@ -283,26 +309,59 @@ def _item_param(controller: Any, params: tuple[str, ...]) -> str:
     for name in ('get_one', 'put', 'patch', 'delete'):
         handler = _first(controller, (name,))
         if handler is not None:
-            arguments = _arguments(handler)
+            arguments = _arguments(handler, positional=True)
             if len(arguments) > len(params):
                 return arguments[len(params)]
     return 'id'
 
 
-def _arguments(handler: Any) -> list[str]:
-    """The handler's argument names after ``self``, as Pecan passes them."""
+#: The parameters Pecan fills from the path or by name (a query parameter,
+#: a form field): those ``getfullargspec`` lists as ``args``.
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY,
+               inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def _parameters(handler: Any, positional: bool = False
+                ) -> list[inspect.Parameter]:
+    """The parameters after ``self`` Pecan fills: not ``*args`` nor
+    ``**kwargs``, which only collect what is left over, and a keyword-only
+    one only through ``**kwargs`` (``positional``: only those a path
+    segment can fill)."""
+    found = [p for p in inspect.signature(handler).parameters.values()
+             if p.name != 'self']
+    by_name = not positional and any(p.kind is p.VAR_KEYWORD for p in found)
+    return [p for p in found if p.kind in _POSITIONAL
+            or (by_name and p.kind is p.KEYWORD_ONLY)]
+
+
+def _arguments(handler: Any, positional: bool = False) -> list[str]:
+    """The handler's argument names after ``self``, as Pecan passes them
+    (``positional``: only those a path segment can fill)."""
     versioned = getattr(handler, 'versioned', None)
     if isinstance(versioned, VersionedMethod):
         handler = versioned.implementations[0].function
     if is_wsme_function(handler):
         definition = function_definition(handler)
         return [a.name for a in definition.arguments]
-    return [p for p in inspect.signature(handler).parameters if p != 'self']
+    return [p.name for p in _parameters(handler, positional)]
 
 
 def arguments(implementation: Implementation) -> list[str]:
-    """The argument names of an implementation, after ``self``."""
+    """The argument names of an implementation after ``self`` that Pecan
+    fills (not ``*args`` or ``**kwargs``; a keyword-only one only when
+    ``**kwargs`` takes what Pecan passes by name)."""
     return _arguments(implementation.function)
+
+
+def required_arguments(implementation: Implementation) -> frozenset[str]:
+    """The arguments of an implementation a request must give: WSME's
+    mandatory ones, or for a plain method those without a default."""
+    definition = implementation.definition
+    if definition is not None:
+        return frozenset(a.name for a in definition.arguments
+                         if a.mandatory)
+    return frozenset(p.name for p in _parameters(implementation.function)
+                     if p.default is inspect.Parameter.empty)
 
 
 def _intersect(first: _Range, second: _Range) -> _Range:

@@ -13,6 +13,7 @@ import urllib.request
 
 import jsonschema
 import pytest
+import webtest
 from openapi_spec_validator import validate
 
 from pecan_microversions.demo.app import make_app
@@ -225,3 +226,36 @@ def test_the_409_of_an_old_version_patch_is_described(api):
     assert '409' in document['paths']['/v1/nodes/{uuid}']['patch'][
         'responses']
     jsonschema.validate(refused.json, schema_of(document, 'Errors'))
+
+
+@pytest.mark.parametrize('version', ['1.3', '1.9'])
+def test_patch_operations_are_described_as_the_service_reads_them(version):
+    """RFC 6902: members an operation does not use are ignored; ``value``
+    is required by add, replace and test, a ``from`` string by copy and
+    move.  The schema accepts exactly the operations the service does."""
+    document = openapi_document(REGISTRY, make_app(), version)
+    validate(document)
+    content = document['paths']['/v1/nodes/{uuid}']['patch']['requestBody'][
+        'content']
+    for media_type in content:
+        schema = jsonschema.Draft202012Validator(
+            {**content[media_type]['schema'],
+             'components': document['components']})
+        for operation in (
+                {'op': 'replace', 'path': '/name', 'value': 'x', 'extra': 1},
+                {'op': 'replace', 'path': '/name', 'value': 'x', 'from': None},
+                {'op': 'test', 'path': '/name', 'value': 'node-0'},
+                {'op': 'copy', 'from': '/name', 'path': '/description'},
+                {'op': 'remove', 'path': '/description', 'value': 1},
+                {'op': 'replace', 'path': '/name'},
+                {'op': 'add', 'path': '/description'},
+                {'op': 'test', 'path': '/name'},
+                {'op': 'copy', 'path': '/description'},
+                {'op': 'move', 'from': None, 'path': '/description'},
+                {'op': 'explode', 'path': '/name'}):
+            service = webtest.TestApp(make_app())  # node-0 untouched
+            answer = service.patch(NODE, json.dumps([operation]), headers={
+                **version_headers(REGISTRY, version),
+                'Content-Type': media_type}, expect_errors=True)
+            assert schema.is_valid([operation]) == (
+                answer.status_int == 200), (operation, answer.body)
