@@ -23,37 +23,16 @@ import wsme.rest.json
 import wsme.types
 from pecan.decorators import when_for as _pecan_when_for
 
-__all__ = [
-    'ADHOC_ATTRS_KEY',
-    'DATAHOLDER_KEY',
-    'FROMJSON_FUNCTIONS',
-    'NO_VALUES',
-    'RESPONSE_HEADERLIST',
-    'RESPONSE_STATUS',
-    'choose_json',
-    'context_app',
-    'context_request',
-    'context_response',
-    'custom_actions',
-    'dataholder',
-    'dispatch_class',
-    'exposure',
-    'function_definition',
-    'generic_handlers',
-    'is_wsme_function',
-    'lookup_controller',
-    'plain_attribute',
-    'plain_getattr',
-    'raised_by_controller_call',
-    'refusing_route',
-    'request_body',
-    'response_content_type',
-    'routed_call',
-    'set_exposure',
-    'watch_generic_handlers',
-    'when_for',
-    'wsme_dataholder',
-]
+__all__ = ['ADHOC_ATTRS_KEY', 'DATAHOLDER_KEY', 'FROMJSON_FUNCTIONS',
+           'NO_VALUES', 'RESPONSE_HEADERLIST', 'RESPONSE_STATUS',
+           'choose_json', 'context_app', 'context_request',
+           'context_response', 'custom_actions', 'dataholder',
+           'dispatch_class', 'exposure', 'function_definition',
+           'generic_handlers', 'is_wsme_function', 'lookup_controller',
+           'plain_attribute', 'plain_getattr', 'raised_by_controller_call',
+           'raised_for_missing_slash', 'refusing_route', 'request_body',
+           'response_content_type', 'routed_call', 'set_exposure',
+           'watch_generic_handlers', 'when_for', 'wsme_dataholder']
 
 #: The WSGI environ dict of WebOb's ad hoc request attributes: the hook
 #: writes ``api_version`` there, skipping WebOb's generic ``__setattr__``.
@@ -236,6 +215,19 @@ def raised_binding_path(error: BaseException) -> bool:
 
 
 _GET_ARGS = pecan.core.Pecan.get_args.__code__
+
+
+def raised_for_missing_slash(error: BaseException) -> bool:
+    """Whether ``error`` is Pecan's ``RuntimeError`` for a POST to a URL
+    whose canonical form ends with a slash (``/v1`` for ``/v1/``, under
+    ``force_canonical``, Pecan's default): raised by ``Pecan.route``
+    itself, which redirects other methods there but not a POST's body."""
+    frames = list(_frames(error))
+    return isinstance(error, RuntimeError) and bool(frames) and (
+        frames[-1].f_code is _ROUTE)
+
+
+_ROUTE = pecan.core.Pecan.route.__code__
 
 
 def route_once(wrapper: Any, wrapped: Any) -> None:

@@ -263,6 +263,36 @@ def test_raised_by_controller_call_tells_the_call_from_its_inside():
     assert not compat.raised_by_controller_call(TypeError('no traceback'))
 
 
+def test_raised_for_missing_slash_is_pecans_refused_post_redirect():
+    """Under force_canonical, Pecan.route raises a RuntimeError for a POST
+    to ``/sub`` whose index is ``/sub/``; one raised by a controller is
+    not it."""
+    seen = {}
+
+    class Hook(pecan.hooks.PecanHook):
+        def on_error(self, state, e):
+            seen[state.request.path] = compat.raised_for_missing_slash(e)
+            return webob.Response(status=500)
+
+    class Sub:
+        @pecan.expose()
+        def index(self):
+            return 'sub'
+
+    class Root:
+        sub = Sub()
+
+        @pecan.expose()
+        def broken(self):
+            raise RuntimeError('the controller')
+
+    app = webtest.TestApp(pecan.make_app(Root(), hooks=[Hook()]))
+    app.post('/sub', expect_errors=True)
+    app.post('/broken', expect_errors=True)
+    assert seen == {'/sub': True, '/broken': False}
+    assert not compat.raised_for_missing_slash(RuntimeError('no traceback'))
+
+
 def test_context_app_is_the_pecan_app_serving_the_request():
     seen = {}
 

@@ -70,7 +70,12 @@ from pecan_microversions.pecan.request import (
     Negotiation,
 )
 from pecan_microversions.pecan.subresources import judged_refusal
-from pecan_microversions.pecan.unfilled import hidden_route, unbound_path, unfilled_call
+from pecan_microversions.pecan.unfilled import (
+    hidden_route,
+    missing_slash,
+    unbound_path,
+    unfilled_call,
+)
 
 __all__ = ['MicroversionHook']
 
@@ -295,7 +300,7 @@ class MicroversionHook(PecanHook):
             if refused is not None:
                 return refused
         if isinstance(e, RuntimeError):  # Pecan's routing fails on it
-            refused = hidden_route(state, e)
+            refused = hidden_route(state, e) or missing_slash(state, e)
             if refused is not None:
                 return refused
         if isinstance(e, RecursionError) and (

@@ -32,6 +32,11 @@ its decorators, or while the result is rendered, and the call of a method
 with a required keyword-only argument (Pecan never passes one).
 A decorator taking ``*args, **kwargs`` hides the method's arguments from
 this check: a missing one is then the decorator's ``TypeError``, a 500.
+
+Two of Pecan's own ``RuntimeError`` while routing are the client's 404 too:
+a method named by its Python name below a custom route
+(:func:`hidden_route`), and a POST to a URL that lacks the trailing slash
+of its canonical form (:func:`missing_slash`).
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from pecan_microversions.compat import (
     custom_routed_method,
     raised_binding_path,
     raised_by_controller_call,
+    raised_for_missing_slash,
     routed_call,
 )
 from pecan_microversions.core.errors import http_code
@@ -61,8 +67,8 @@ from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import current_request, request_line
 
 __all__ = ['collection_refusal', 'hidden_route', 'missing_item',
-           'not_allowed', 'refused_call', 'unbound_path', 'unfilled_call',
-           'url_mismatch', 'url_refusal']
+           'missing_slash', 'not_allowed', 'refused_call', 'unbound_path',
+           'unfilled_call', 'url_mismatch', 'url_refusal']
 
 #: ``RestController`` methods Pecan calls with the item's identifier.
 _ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
@@ -108,6 +114,19 @@ def hidden_route(state: Any, error: BaseException) -> Optional[APIError]:
     if custom_routed_method(error) is None:
         return None
     return _names_nothing(request_line(state.request))
+
+
+def missing_slash(state: Any, error: BaseException) -> Optional[APIError]:
+    """The 404 for a POST to a URL whose canonical form ends with a slash
+    (``POST /v1`` for an object's ``index`` at ``/v1/``): Pecan redirects
+    other methods there, but raises a ``RuntimeError`` (a 500) for a POST,
+    whose body a redirect may lose.  The detail names the URL to send it
+    to.  ``None`` for any other error."""
+    if not raised_for_missing_slash(error):
+        return None
+    request = state.request
+    return _names_nothing(request_line(request), f': send it to '
+                          f'{request.path + "/"!r}, with a trailing slash')
 
 
 def refused_call(method: Callable[..., Any], args: tuple[Any, ...],
