@@ -117,14 +117,15 @@ def resolve(text: Optional[str], limits: VersionLimits,
         return limits.default_version
     if text.lower() == LATEST:
         return limits.max_version
-    if registry.bare_major and text.strip(' \t').isdigit():
-        text = text.strip(' \t') + '.0'  # "1" is 1.0; "01.0" stays malformed
     try:
         version = parse_version(text)
     except InvalidVersion as exc:
-        raise _version_error(f'{exc} "latest" asks for the newest.',
-                             registry.malformed_status,
-                             'microversion.invalid', limits) from None
+        bare = _bare_major(text) if registry.bare_major else None
+        if bare is None:  # the message names the text as the client sent it
+            raise _version_error(f'{exc} "latest" asks for the newest.',
+                                 registry.malformed_status,
+                                 'microversion.invalid', limits) from None
+        version = bare
     if not (version.matches(limits.min_version, limits.max_version)
             and registry.is_known(version)):
         raise _version_error(
@@ -133,6 +134,17 @@ def resolve(text: Optional[str], limits: VersionLimits,
             f'{limits.max_version}.', 406, 'microversion.not_acceptable',
             limits)
     return version
+
+
+def _bare_major(text: str) -> Optional[Version]:
+    """``X`` alone as ``X.0`` (``"1"`` is 1.0; ``"01"`` stays malformed)."""
+    major = text.strip(' \t')
+    if not major.isdigit():
+        return None
+    try:
+        return parse_version(major + '.0')
+    except InvalidVersion:
+        return None
 
 
 def _version_error(detail: str, status: int, code: str,

@@ -105,3 +105,12 @@ def test_malformed_version_is_406_with_the_range_and_a_fault(url):
     assert response.headers['OpenStack-API-Maximum-Version'] == '1.5'
     fault = response.json()['error_message']
     assert '"faultcode": "Client"' in fault and "'1.01'" in fault
+
+
+def test_bare_major_with_a_leading_zero_names_what_was_sent(url):
+    response = requests.get(url + '/v1/audits', timeout=10, headers={
+        'OpenStack-API-Version': 'infra-optim 01'})
+    assert response.status_code == 406
+    fault = response.json()['error_message']
+    assert "Invalid version string '01'" in fault
+    assert '01.0' not in fault

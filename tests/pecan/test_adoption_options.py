@@ -261,6 +261,18 @@ def test_bare_major_alias_serves_x_0():
     app.get('/gizmos/x', headers=_v('01'), status=400)    # still malformed
 
 
+@pytest.mark.parametrize('sent', ['01', ' 007', '00'])
+@pytest.mark.parametrize('legacy', [False, True])
+def test_bare_major_error_names_the_text_the_client_sent(sent, legacy):
+    # Not the "01.0" read from it, a string the client never sent.
+    app = _app(_registry(bare_major=True, malformed_status=406))
+    headers = {LEGACY: sent} if legacy else _v(sent)
+    response = app.get('/gizmos/x', headers=headers, status=406)
+    detail = response.json['errors'][0]['detail']
+    assert detail.startswith(f'Invalid version string {sent.strip()!r}:')
+    assert '.0' not in detail.split(':')[0]
+
+
 def test_bare_major_without_the_alias_is_malformed():
     _app(_registry()).get('/gizmos/x', headers=_v('1'), status=400)
 
