@@ -1,10 +1,10 @@
 """From request headers to the version a request is served at.
 
 Pure functions, no Pecan: :func:`requested_version_text` finds the header
-value with microversion-parse, :func:`resolve` applies the grammar and the
-service's limits.  :class:`VersionLimits` is the accepted range after the
-operator's caps; it is immutable and replaced whole when configuration is
-reloaded.
+value (the standard header's with microversion-parse), :func:`resolve`
+applies the grammar and the service's limits.  :class:`VersionLimits` is
+the accepted range after the operator's caps; it is immutable and replaced
+whole when configuration is reloaded.
 """
 
 from __future__ import annotations
@@ -81,31 +81,40 @@ def requested_version_text(environ: Mapping[str, Any],
                            ) -> tuple[Optional[str], Optional[str]]:
     """The version text a request asks for, and the legacy header it used.
 
-    The standard header's last entry for this service wins; if it names none,
-    the legacy headers are read in order.  ``legacy_keys`` pairs each legacy
-    header name with its WSGI environ key.  Returns ``(None, None)`` when the
-    request names no version for this service.
+    The standard header's last entry for this service with a version wins
+    (as microversion-parse reads it); if there is none, the first legacy
+    header present is read, its last element winning.  Both headers are
+    comma-separated lists whose empty elements are ignored (``1.2,`` is
+    ``1.2``).  ``legacy_keys`` pairs each legacy header name with its WSGI
+    environ key.  Returns ``(None, None)`` when the request names no
+    version for this service, and ``''`` for the text when a header names
+    the service but holds no version (the standard header's ``fleet``
+    alone, a legacy header empty or ``,``): :func:`resolve` refuses it.
     """
     standard = environ.get(STANDARD_ENVIRON_KEY)
+    named = False
     if standard:
         text = microversion_parse.check_standard_header(
             {'openstack-api-version': standard}, registry.service_type)
         if text:
             return text, None
+        service = registry.service_type.lower()
+        named = any(entry.lower().split() == [service]  # "fleet" alone
+                    for entry in standard.split(','))
     for name, key in legacy_keys:
         value = environ.get(key)
         if value is not None:
-            text = microversion_parse.check_legacy_headers(
-                {name.lower(): value}, [name])
-            return (text or None), name
-    return None, None
+            elements = (e.strip() for e in reversed(value.split(',')))
+            return next((e for e in elements if e), ''), name
+    return ('' if named else None), None
 
 
 def resolve(text: Optional[str], limits: VersionLimits,
             registry: VersionRegistry) -> Version:
     """The version to serve for the requested ``text``.
 
-    ``None`` or empty: the default; ``latest`` (any case): the maximum.
+    ``None``: the default; ``latest`` (any case): the maximum.  Empty (a
+    header naming the service without a version) is malformed.
 
     With the registry's ``bare_major``, ``X`` alone is ``X.0``.
 
@@ -113,8 +122,13 @@ def resolve(text: Optional[str], limits: VersionLimits,
         when ``text`` is malformed, 406 when it is well formed but not
         accepted; both with ``min_version``/``max_version``.
     """
-    if not text:
+    if text is None:
         return limits.default_version
+    if not text:
+        raise _version_error(
+            'No version given: the version header names none; expected '
+            'MAJOR.MINOR, such as "1.2". "latest" asks for the newest.',
+            registry.malformed_status, 'microversion.invalid', limits)
     if text.lower() == LATEST:
         return limits.max_version
     try:

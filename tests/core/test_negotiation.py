@@ -112,16 +112,47 @@ def test_legacy_headers_in_order(registry):
                                   LEGACY_KEYS) == ('1.1', 'X-Old-Version')
 
 
-def test_empty_legacy_header_names_no_version_but_is_reported(registry):
-    environ = {'HTTP_X_OPENSTACK_SHELF_API_VERSION': ''}
+@pytest.mark.parametrize('value', ['', ',', ' , ,\t'])
+def test_legacy_header_without_a_version_is_empty_text(registry, value):
+    # Present but naming no version: '' (malformed), not None (the default).
+    environ = {'HTTP_X_OPENSTACK_SHELF_API_VERSION': value}
     assert requested_version_text(environ, registry, LEGACY_KEYS) == (
-        None, LEGACY)
+        '', LEGACY)
+
+
+@pytest.mark.parametrize('value', ['1.2,', '1.2, ,', ', 1.2', '1.1,,1.2, '])
+def test_legacy_header_ignores_empty_elements(registry, value):
+    environ = {'HTTP_X_OPENSTACK_SHELF_API_VERSION': value}
+    assert requested_version_text(environ, registry, LEGACY_KEYS) == (
+        '1.2', LEGACY)
+
+
+@pytest.mark.parametrize('value', ['shelf', ' SHELF ', 'compute 2.1, shelf,'])
+def test_standard_entry_without_a_version_is_empty_text(registry, value):
+    environ = {STANDARD_ENVIRON_KEY: value}
+    assert requested_version_text(environ, registry, LEGACY_KEYS) == (
+        '', None)
+    # The legacy header is read then, as microversion-parse would.
+    environ['HTTP_X_OPENSTACK_SHELF_API_VERSION'] = '1.3'
+    assert requested_version_text(environ, registry, LEGACY_KEYS) == (
+        '1.3', LEGACY)
+    environ[STANDARD_ENVIRON_KEY] = value + ', shelf 1.1'
+    assert requested_version_text(environ, registry, LEGACY_KEYS) == (
+        '1.1', None)
+
+
+def test_empty_text_is_malformed(registry):
+    limits = limits_for(registry)
+    with pytest.raises(RequestError) as info:
+        resolve('', limits, registry)
+    assert (info.value.code, info.value.error_code) == (
+        400, 'microversion.invalid')
+    assert info.value.detail.startswith('No version given')
 
 
 def test_resolve_default_and_latest(registry):
     limits = limits_for(registry, max_version='1.3')
     assert resolve(None, limits, registry) == Version(1, 2)
-    assert resolve('', limits, registry) == Version(1, 2)
     assert resolve('latest', limits, registry) == Version(1, 3)
     assert resolve('LaTeSt', limits, registry) == Version(1, 3)
     assert resolve('1.1', limits, registry) == Version(1, 1)

@@ -9,11 +9,14 @@ README.rst, not from the library's code:
 
 * ``OpenStack-API-Version`` is a comma-separated list of
   ``<service> <version>`` entries; the last entry naming ``fleet`` (any case)
-  wins; entries without a version are ignored;
-* only when no entry names ``fleet`` is the legacy header
-  ``X-OpenStack-Fleet-API-Version`` read (its last comma-separated value);
-  the response then echoes it; ``Vary`` names it on every response;
-* no version (or an empty one): the default, 1.0; ``latest`` (any case):
+  with a version wins; entries without a version are ignored;
+* only when no entry names ``fleet`` with a version is the legacy header
+  ``X-OpenStack-Fleet-API-Version`` read (its last non-empty
+  comma-separated value); the response then echoes it; ``Vary`` names it on
+  every response;
+* no version named: the default, 1.0; a header naming ``fleet`` without a
+  version (``fleet`` alone in the standard header and no legacy header, or
+  a legacy header with no non-empty value): 400; ``latest`` (any case):
   1.9; a value longer than 64 characters or not matching
   ``(0|[1-9][0-9]*).(0|[1-9][0-9]*)`` (ASCII digits) after trimming spaces
   and tabs: 400; well formed but outside 1.0-1.9: 406;
@@ -99,17 +102,22 @@ def expected(standard: Optional[str], legacy: Optional[str]
     """``(status, version in the response header, legacy echoed)``."""
     text = None
     legacy_used = False
+    named = False  # an entry "fleet" without a version
     if standard:
         for entry in reversed(standard.split(',')):
             parsed = _entry(entry)
             if parsed and parsed[0].lower() == SERVICE:
                 text = parsed[1]
                 break
+            named = named or _strip(entry).lower() == SERVICE
     if text is None and legacy is not None:
         legacy_used = True
-        text = _strip(legacy.split(',')[-1])
+        values = [_strip(value) for value in legacy.split(',')]
+        text = next((value for value in reversed(values) if value), '')
+    if text is None:
+        return (400 if named else 200), DEFAULT, legacy_used
     if not text:
-        return 200, DEFAULT, legacy_used
+        return 400, DEFAULT, legacy_used
     if text.lower() == 'latest':
         return 200, MAXIMUM, legacy_used
     match = _VERSION.fullmatch(text.strip(' \t'))
@@ -386,7 +394,7 @@ def test_reference_matches_readme_table():
     not just restating whatever the library does."""
     table = {
         None: (200, (1, 0)), '': (200, (1, 0)), 'compute 2.1': (200, (1, 0)),
-        'fleet': (200, (1, 0)), 'fleet 1.1': (200, (1, 1)),
+        'fleet': (400, (1, 0)), 'fleet 1.1': (200, (1, 1)),
         'FLEET 1.1': (200, (1, 1)), 'fleet latest': (200, MAXIMUM),
         'fleet LaTeSt': (200, MAXIMUM), 'fleet 1.01': (400, (1, 0)),
         'fleet 1': (400, (1, 0)), 'fleet 1.2.3': (400, (1, 0)),
@@ -398,5 +406,13 @@ def test_reference_matches_readme_table():
         check(header, None, 'readme_table')
     assert expected(None, '1.4') == (200, (1, 4), True)
     assert expected('fleet 1.2', '1.4') == (200, (1, 2), False)
+    # The legacy header is a list too: empty values are ignored; one with
+    # none names no version, a 400 (as in README.rst).
+    legacy = {'1.4,': (200, (1, 4)), ', 1.4 ,,': (200, (1, 4)),
+              ',': (400, (1, 0)), '': (400, (1, 0)), ' ': (400, (1, 0))}
+    for value, (status, version) in legacy.items():
+        assert expected(None, value) == (status, version, True), value
+        check(None, value, 'readme_table')
+    assert expected('fleet', '1.4') == (200, (1, 4), True)
     assert expected('fleet ' + '1' * 63 + '.0', None)[0] == 400  # 65 chars
     assert expected('fleet ' + '1' * 62 + '.0', None)[0] == 406  # 64 chars

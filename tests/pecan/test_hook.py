@@ -74,8 +74,12 @@ TABLE = [
     ('compute 2.1', 200, '1.0'),              # another service only
     ('compute 2.1, volume 3.0', 200, '1.0'),
     ('widgets 1.2', 200, '1.0'),              # not this service
-    ('widget', 200, '1.0'),                   # service with no version
-    ('  widget  ', 200, '1.0'),
+    ('widget', 400, '1.0'),                   # service with no version
+    ('  widget  ', 400, '1.0'),
+    ('widget , ,', 400, '1.0'),
+    ('widget 1.2, widget', 200, '1.2'),       # an entry with one wins
+    ('widget 1.2,', 200, '1.2'),              # empty entries are ignored
+    (', ,widget 1.2, ,', 200, '1.2'),
     ('widget 1.0', 200, '1.0'),
     ('widget 1.1', 200, '1.1'),
     ('widget 1.2', 200, '1.2'),
@@ -244,6 +248,13 @@ def test_get_version_outside_the_hook_raises():
     ({LEGACY: 'LATEST'}, 200, '1.3'),
     ({LEGACY: ' 1.1 '}, 200, '1.1'),
     ({LEGACY: '1.1, 1.2'}, 200, '1.2'),         # last value wins
+    ({LEGACY: '1.2,'}, 200, '1.2'),              # empty values are ignored,
+    ({LEGACY: '1.2, ,\t'}, 200, '1.2'),          # as in the standard header
+    ({LEGACY: ', 1.1'}, 200, '1.1'),
+    ({LEGACY: ''}, 400, '1.0'),                 # a header with no version
+    ({LEGACY: ','}, 400, '1.0'),
+    ({LEGACY: ' , , '}, 400, '1.0'),
+    ({LEGACY: '', STANDARD: 'compute 2.1'}, 400, '1.0'),
     ({LEGACY: '1.01'}, 400, '1.0'),
     ({LEGACY: '2.0'}, 406, '1.0'),
     ({LEGACY: '1.2', STANDARD: 'compute 2.1'}, 200, '1.2'),
