@@ -47,14 +47,17 @@ def check_encoding(environ: Mapping[str, Any]) -> None:
     ASCII characters, the last not a space), and parts that parse (a part's
     charset known, a nested multipart part with a boundary): else 400.
 
-    A GET or HEAD without a body, which nothing parses, is only refused a
-    charset WebOb fails on (unknown, or not UTF-8 for a form).
-    The hook calls it for every request, before routing.
+    A request without a body, of any method, is only refused a charset
+    WebOb fails on (unknown, or not UTF-8 for a form, which WebOb refuses
+    even empty), and, but for a GET or HEAD, a ``multipart/form-data``
+    boundary or part Python's form parser fails on (it parses an empty
+    body too).  The hook calls it for every request, before routing.
     """
     content_type = environ.get('CONTENT_TYPE') or ''
     if ';' in content_type or content_type[:10].lower() == 'multipart/':
-        _check_content_type(environ, content_type, strict=environ.get(
-            'REQUEST_METHOD') not in _UNPARSED or may_have_body(environ))
+        body = may_have_body(environ)
+        _check_content_type(environ, content_type, body=body, parsed=body or (
+            environ.get('REQUEST_METHOD') not in _UNPARSED))
     if environ.get('REQUEST_METHOD') != 'GET' and content_type.partition(
             ';')[0].strip().lower() in _DECODED_BY_PECAN:
         _check_utf8(environ)
@@ -97,11 +100,13 @@ _UTF8_ONLY = frozenset(['', 'multipart/form-data'])
 
 
 def _check_content_type(environ: Mapping[str, Any], content_type: str, *,
-                        strict: bool) -> None:
+                        body: bool, parsed: bool) -> None:
+    """``body``: the request may have one, which any reader may decode;
+    ``parsed``: WebOb parses it as a form if it is one, even empty."""
     media_type, _, rest = content_type.partition(';')
     media_type = media_type.strip().lower()
     parameters = _parameters(rest)
-    if strict:
+    if body:
         charset = _charset(content_type, parameters)
     else:  # as WebOb reads it, which is all that reads it
         seen = _WEBOB_CHARSET.search(content_type)
@@ -113,13 +118,14 @@ def _check_content_type(environ: Mapping[str, Any], content_type: str, *,
             raise APIError(f'Unknown charset {charset!r}.', status=415,
                            error_code='microversion.unsupported_charset'
                            ) from None
-        textual = media_type in _UTF8_ONLY or media_type.endswith(
-            '+json') or media_format(media_type) in ('json', 'form')
+        form = media_type in _UTF8_ONLY or media_format(media_type) == 'form'
+        textual = form or body and (media_type.endswith('+json')
+                                    or media_format(media_type) == 'json')
         if textual and charset not in _UTF8:
             raise APIError(f'A {media_type or "form"} body is sent as '
                            f'UTF-8, not {charset}.', status=415,
                            error_code='microversion.unsupported_charset')
-    if media_type == 'multipart/form-data' and strict:
+    if media_type == 'multipart/form-data' and parsed:
         boundaries = [value for name, value in parameters
                       if name == 'boundary']
         if not boundaries:

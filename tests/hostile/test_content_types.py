@@ -155,3 +155,82 @@ def test_a_get_naming_a_charset_python_lacks_is_a_415(api, method, charset):
         expect_errors=True)
     assert response.status_int == 415
     assert response.headers['OpenStack-API-Version'] == 'fleet 1.2'
+
+
+SEED = '00000000-0000-0000-0000-000000000001'
+#: Content types with no body to decode: nothing reads the charset.
+BODILESS_SERVED = ['application/json; charset=latin-1',
+                   'application/json; charset=latin1; charset=utf-8',
+                   'application/merge-patch+json; charset=utf-16',
+                   "text/plain; charset='utf-8'",
+                   'application/javascript; charset=iso-8859-1']
+
+
+@pytest.mark.parametrize('content_type', BODILESS_SERVED)
+@pytest.mark.parametrize('method', ['GET', 'HEAD'])
+def test_a_bodiless_read_is_not_refused_for_its_charset(api, method,
+                                                        content_type):
+    response = api.request(f'/v1/nodes/{SEED}', method=method, headers={
+        'OpenStack-API-Version': 'fleet 1.2', 'Content-Type': content_type})
+    assert response.status_int == 200
+
+
+@pytest.mark.parametrize('content_type', BODILESS_SERVED)
+@pytest.mark.parametrize('method', ['DELETE', 'POST', 'PUT', 'PATCH',
+                                    'OPTIONS'])
+def test_any_bodiless_method_reaches_its_url_whatever_the_charset(
+        api, store, method, content_type):
+    # Past the checks before routing: the URL's own answer (the demo's
+    # node URL answers GET, HEAD and, from 1.3, PATCH, whose method judges
+    # the media type and needs a JSON body).
+    before = store.list()
+    response = api.request(f'/v1/nodes/{SEED}', method=method, headers={
+        'OpenStack-API-Version': 'fleet 1.3', 'Content-Type': content_type},
+        expect_errors=True)
+    error = response.json['errors'][0]
+    assert error['code'] != 'microversion.unsupported_charset'
+    assert error['code'] != 'microversion.invalid_content_type'
+    if method == 'PATCH':
+        assert error['code'] in ('microversion.invalid_body',
+                                 'fleet.unsupported_media_type'), error
+    else:
+        assert response.status_int == 405, error
+        assert 'GET, HEAD' in response.headers['Allow']
+    assert store.list() == before
+
+
+@pytest.mark.parametrize('content_type, status, code', [
+    # WebOb refuses a form in another charset than UTF-8 even empty ...
+    (f'{FORM}; charset=latin1', 415, 'microversion.unsupported_charset'),
+    ('; charset=latin1', 415, 'microversion.unsupported_charset'),
+    (f'{MULTIPART}; boundary=XyZ; charset=latin1', 415,
+     'microversion.unsupported_charset'),
+    # ... a charset Python lacks, to decode even an empty JSON body ...
+    ('application/json; charset=x-nowhere', 415,
+     'microversion.unsupported_charset'),
+    # ... and parses an empty multipart body, boundary needed.
+    (MULTIPART, 400, 'microversion.invalid_content_type'),
+])
+@pytest.mark.parametrize('method', ['DELETE', 'POST', 'PUT', 'PATCH'])
+def test_a_bodiless_request_is_refused_what_webob_fails_on(
+        api, method, content_type, status, code):
+    response = api.request(f'/v1/nodes/{SEED}', method=method, headers={
+        'OpenStack-API-Version': 'fleet 1.3', 'Content-Type': content_type},
+        expect_errors=True)
+    assert response.status_int == status, response.body
+    assert response.json['errors'][0]['code'] == code
+
+
+def test_ironic_style_delete_without_a_body_names_any_charset():
+    import webtest
+
+    from pecan_microversions.examples.ironic_style import make_app
+    app = webtest.TestApp(make_app())
+    headers = {'X-OpenStack-Ironic-API-Version': '1.6'}
+    uuid = app.post_json('/v1/nodes', {'driver': 'ipmi'},
+                         headers=headers).json['uuid']
+    response = app.delete(f'/v1/nodes/{uuid}', headers=dict(headers, **{
+        'Content-Type': 'application/json; charset=latin-1'}))
+    assert response.status_int == 204
+    assert app.get(f'/v1/nodes/{uuid}', headers=headers,
+                   expect_errors=True).status_int == 404

@@ -103,18 +103,23 @@ def test_body_value_for_a_path_argument_of_a_plain_method_is_refused(
                        headers=headers).json == {'ident': 'x'}
 
 
-@pytest.mark.parametrize('content_type', [
-    'multipart/form-data', 'text/html; charset=utf-8; charset=utf-8'])
-def test_bodiless_get_is_not_judged_by_parsing_rules(demo, content_type):
+@pytest.mark.parametrize('content_type, delete', [
+    # WebOb parses a multipart body of a DELETE even empty: its boundary
+    # is still checked.
+    ('multipart/form-data', 400),
+    # No body, nothing reads the charset twice: no method is refused it
+    # (the DELETE reaches the URL, which does not answer it).
+    ('text/html; charset=utf-8; charset=utf-8', 405)])
+def test_bodiless_get_is_not_judged_by_parsing_rules(demo, content_type,
+                                                     delete):
     app, _ = demo
     headers = dict(fleet('1.9'), **{'Content-Type': content_type})
     for method in ('GET', 'HEAD'):
         assert app.request('/v1/nodes', method=method,
                            headers=headers).status_int == 200
-    # A method whose body WebOb parses is still refused, body or not.
     response = app.request(f'/v1/nodes/{SEED}', method='DELETE',
                            headers=headers, expect_errors=True)
-    assert response.status_int == 400
+    assert response.status_int == delete
 
 
 def test_form_charset_webob_fails_on_is_refused_for_any_method(demo):
