@@ -7,6 +7,10 @@ the override only from GET to DELETE or PUT: ``GET /v1/nodes/1?_method=patch``
 and ``HEAD /v1/nodes/1?_method=delete`` run those handlers, though GET and
 HEAD must change nothing (a link or a prefetch would).  :func:`check_override`,
 which the hook calls before routing, refuses them all.
+
+The refusal is a 400, not Pecan's 405: the request's own method is one the
+URL may well answer (a 405's ``Allow`` would list it), and it is refused
+before routing, on any URL, for the parameter it carries.
 """
 
 from __future__ import annotations
@@ -27,8 +31,8 @@ def check_override(environ: dict[str, Any]) -> None:
     another method than GET or HEAD, read as Pecan reads it (WebOb's
     parsing, the last value given), on any URL.
 
-    :raises ~pecan_microversions.pecan.errors.APIError: 405
-        ``http.method_not_allowed``, as Pecan answers GET to DELETE.
+    :raises ~pecan_microversions.pecan.errors.APIError: 400
+        ``microversion.invalid_method_override`` naming the parameter.
     """
     method = environ.get('REQUEST_METHOD')
     if method not in _SAFE or not environ.get('QUERY_STRING'):
@@ -37,7 +41,7 @@ def check_override(environ: dict[str, Any]) -> None:
     value = webob.BaseRequest(environ).GET.get('_method')
     if value is not None and value.upper() not in _SAFE:
         raise APIError(
-            f'A {method} request cannot be sent on as {value.upper()!r} '
-            'with _method: it must change nothing.  Send the request with '
-            'its own method.', status=405,
-            error_code='http.method_not_allowed')
+            f'The _method query parameter cannot send a {method} request '
+            f'on as {value.upper()!r}: a {method} must change nothing.  '
+            'Send the request with its own method.', status=400,
+            error_code='microversion.invalid_method_override')
