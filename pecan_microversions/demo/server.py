@@ -37,7 +37,13 @@ class _AccessLog:
             return start_response(status, headers, exc_info)
 
         try:
-            return list(self.app(environ, recording_start_response))
+            result = self.app(environ, recording_start_response)
+            try:
+                return list(result)
+            finally:  # PEP 3333: the server (we, here) calls close()
+                close = getattr(result, 'close', None)
+                if close is not None:
+                    close()
         finally:
             path = environ.get('PATH_INFO', '')
             if environ.get('QUERY_STRING'):
@@ -108,8 +114,10 @@ def serve(app: Callable[..., Any], host: str, port: int,
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     server.prepare()
-    bound = server.bind_addr
-    LOG.info('%s listening on http://%s:%d/', name, bound[0], bound[1])
+    host, port = server.bind_addr[:2]
+    if ':' in host:  # an IPv6 address is bracketed in a URL (RFC 3986)
+        host = f'[{host}]'
+    LOG.info('%s listening on http://%s:%d/', name, host, port)
     if ready is not None:
         ready.set()
     server.serve()

@@ -67,3 +67,17 @@ def test_demo_reports_a_port_it_cannot_use():
     finally:
         process.terminate()
         process.communicate(timeout=20)
+
+
+def test_demo_logs_an_ipv6_address_as_a_url():
+    # http://::1:PORT/ is no URL; http://[::1]:PORT/ is (RFC 3986).
+    process, url, _ = _start('--host', '::1')
+    try:
+        assert re.fullmatch(r'http://\[::1\]:\d+', url), url
+        request = urllib.request.Request(
+            url + '/v1/nodes', headers={'OpenStack-API-Version': 'fleet 1.4'})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.headers['OpenStack-API-Version'] == 'fleet 1.4'
+    finally:
+        process.terminate()
+        process.communicate(timeout=20)
