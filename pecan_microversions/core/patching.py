@@ -177,6 +177,9 @@ def _apply(document: Any, operation: dict[str, Any], limits: _Limits) -> Any:
         value = json_copy(operation['value'])
         if path and parent.__class__ is dict:  # as jsonpatch, less dearly
             key = _parts(path)[-1]
+            if name == 'replace' and key == '-':  # jsonpatch: in any parent
+                raise jsonpatch.InvalidJsonPatch(
+                    "'path' with '-' can't be applied to 'replace' operation")
             if name == 'replace' and key not in parent:
                 raise jsonpatch.JsonPatchConflict(
                     f"can't replace a non-existent object '{key}'")
