@@ -25,7 +25,7 @@ from pecan.decorators import when_for as _pecan_when_for
 
 __all__ = ['ADHOC_ATTRS_KEY', 'DATAHOLDER_KEY', 'FROMJSON_FUNCTIONS',
            'NO_VALUES', 'RESPONSE_HEADERLIST', 'RESPONSE_STATUS',
-           'choose_json', 'context_app', 'context_request',
+           'add_custom_actions', 'choose_json', 'context_app', 'context_request',
            'context_response', 'custom_actions', 'dataholder',
            'dispatch_class', 'exposure', 'function_definition',
            'generic_handlers', 'is_wsme_function', 'lookup_controller',
@@ -152,6 +152,13 @@ def watch_generic_handlers(function: Any,
 def custom_actions(controller: Any) -> dict[str, Any]:
     """A ``RestController``'s ``_custom_actions`` (action -> methods)."""
     return getattr(controller, '_custom_actions', None) or {}
+
+
+def add_custom_actions(controller: Any, **actions: list[str]) -> None:
+    """Declare ``RestController`` custom actions (``detail=['GET']``) on a
+    controller class or instance, as Pecan reads them: its
+    ``_custom_actions``, copied first, so that a parent's stays as it is."""
+    controller._custom_actions = {**custom_actions(controller), **actions}
 
 
 def lookup_controller(controller: Any, remainder: list[str],

@@ -70,6 +70,41 @@ def test_custom_actions():
     assert compat.custom_actions(object()) == {}
 
 
+def test_add_custom_actions_routes_them_and_leaves_the_class_alone():
+    class Things(rest.RestController):
+        _custom_actions = {'reboot': ['POST']}
+
+        @pecan.expose()
+        def reboot(self, ident):
+            return f'reboot {ident}'
+
+        @pecan.expose()
+        def detail(self):
+            return 'detail'
+
+        @pecan.expose()
+        def get_one(self, ident):
+            return f'one {ident}'
+
+    things = Things()
+    compat.add_custom_actions(things, detail=['GET'])
+    assert compat.custom_actions(things) == {'reboot': ['POST'],
+                                             'detail': ['GET']}
+    assert compat.custom_actions(Things) == {'reboot': ['POST']}
+
+    class Root:
+        pass
+
+    Root.things = things
+    app = webtest.TestApp(pecan.make_app(Root()))
+    assert app.get('/things/detail').text == 'detail'
+    assert app.post('/things/t1/reboot').text == 'reboot t1'
+    unchanged = Root.things = Things()
+    assert webtest.TestApp(pecan.make_app(Root())).get(
+        '/things/detail').text == 'one detail'
+    assert compat.custom_actions(unchanged) == {'reboot': ['POST']}
+
+
 def test_lookup_controller_routes():
     class Sub:
         @pecan.expose()

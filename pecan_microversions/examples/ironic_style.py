@@ -13,6 +13,9 @@ Version  Change                                      Declared with
 1.6      ``DELETE /v1/nodes/<ident>``                ``api_version``
 =======  ==========================================  ========================
 
+As Ironic's, its node list is also served at ``/v1/nodes/detail``, which
+the released ``baremetal node list --long`` reads.
+
 What its clients (python-ironicclient) rely on, and the settings that keep
 it: the version travels in ``X-OpenStack-Ironic-API-Version``
 (``legacy_headers``), every response carries
@@ -52,6 +55,7 @@ from pecan_microversions import (
     root_document,
     version_document,
 )
+from pecan_microversions.compat import add_custom_actions
 from pecan_microversions.core.json_bodies import read_json
 from pecan_microversions.core.rendering import wsme_fault
 from pecan_microversions.core.schema import Schema, field
@@ -149,11 +153,13 @@ def expose(status_code: Optional[int] = None,
 
 
 class NodesController(VersionedRestController):
-    """``/v1/nodes``."""
+    """``/v1/nodes``, and its list at ``/v1/nodes/detail`` (a custom
+    action, as in Ironic)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.nodes: dict[str, dict[str, Any]] = {}
+        add_custom_actions(self, detail=['GET'])
 
     def _find(self, ident: str) -> dict[str, Any]:
         node = self.nodes.get(ident)
@@ -167,6 +173,18 @@ class NodesController(VersionedRestController):
 
     @expose()
     def get_all(self, limit: Optional[str] = None) -> dict[str, Any]:
+        return self._list(limit)
+
+    @expose()
+    def detail(self, *, limit: Optional[str] = None) -> dict[str, Any]:
+        """Ironic's detailed list (``baremetal node list --long``): here
+        the list itself, which already shows every field of the version.
+        ``limit`` is keyword-only, filled by name only: Pecan would pass
+        ``/v1/nodes/<ident>/detail`` the identifier as the next argument,
+        so that URL names nothing."""
+        return self._list(limit)
+
+    def _list(self, limit: Optional[str]) -> dict[str, Any]:
         count = _MAX_LIMIT
         if limit is not None:  # the service's own argument validation
             if not (isinstance(limit, str)  # a list if repeated

@@ -9,9 +9,16 @@ Version  Change                                       Declared with
 1.1      ``start_time`` and ``end_time`` on audits    ``versioned(...)``
 1.2      ``force`` on audits                          ``versioned(...)``
 1.3      audits sort by ``name``                      ``query_params`` values
-1.4      ``strategy`` on audits                       ``versioned(...)``
+1.4      ``strategy`` on audits (``strategy_name``    ``versioned(...)``,
+         null before 1.4)                             ``Computed``
 1.5      ``auto_trigger`` on audits                   ``versioned(...)``
 =======  ===========================================  =======================
+
+As Watcher's, its audits show ``goal_name`` and ``strategy_name`` (null:
+the strategy is chosen automatically, which the client shows as ``auto``)
+and its list is also served at ``/v1/audits/detail``: the released
+``watcher`` CLI reads them for ``audit list``, ``audit show`` and ``audit
+create`` (``audit list --detail``).
 
 python-watcherclient sends 1.5 unless told otherwise, and (in 4.11) fails
 with a ``TypeError`` when it has to retry a 406 with a lower version, so a
@@ -43,6 +50,7 @@ import wsme.exc
 from wsme import types as wtypes
 
 from pecan_microversions import (
+    Computed,
     JsonPatchOperation,
     MicroversionHook,
     VersionedRestController,
@@ -56,6 +64,7 @@ from pecan_microversions import (
     versioned_resource,
     versioned_wsexpose,
 )
+from pecan_microversions.compat import add_custom_actions
 from pecan_microversions.core.rendering import wsme_fault
 from pecan_microversions.demo.server import run_command
 from pecan_microversions.examples.envelope import ErrorMessageEnvelope
@@ -76,15 +85,25 @@ REGISTRY = VersionRegistry('infra-optim', [
 _PATCHABLE = frozenset(['name', 'interval', 'start_time', 'end_time'])
 
 
+def _chosen_automatically(audit: Any) -> None:
+    """``strategy_name`` before 1.4, where audits have no strategy: null,
+    the goal's strategy chosen automatically."""
+    return None
+
+
 @versioned_resource(REGISTRY, 'audit')
 class Audit(wtypes.Base):
-    """An audit; ``start_time``/``end_time`` from 1.1, ``force`` from 1.2."""
+    """An audit; ``start_time``/``end_time`` from 1.1, ``force`` from 1.2,
+    ``strategy`` from 1.4 (``strategy_name`` null before)."""
 
     uuid = wtypes.wsattr(wtypes.text, readonly=True)
     name = wtypes.wsattr(wtypes.StringType(min_length=1, max_length=63))
     audit_type = wtypes.wsattr(wtypes.Enum(str, 'ONESHOT', 'CONTINUOUS'),
                                mandatory=True)
     goal = wtypes.wsattr(wtypes.text, mandatory=True)
+    goal_name = wtypes.wsattr(wtypes.text, readonly=True)
+    strategy_name = versioned(wtypes.text, readonly=True, changes=[
+        Computed(_chosen_automatically, max_version='1.3', reads=())])
     interval = wtypes.text
     state = wtypes.wsattr(wtypes.text, readonly=True)
     start_time = versioned(wtypes.text, min_version='1.1')
@@ -116,19 +135,40 @@ def _not_found(uuid: str) -> wsme.exc.ClientSideError:
                                     status_code=404)
 
 
+def _list_params(owner: str) -> Any:
+    return query_params(REGISTRY, owner,
+                        sort_key=param(values={'created_at': None,
+                                               'goal': None, 'name': '1.3'}),
+                        sort_dir=param(values={'asc': None, 'desc': None}))
+
+
 class AuditsController(VersionedRestController):
-    """``/v1/audits``."""
+    """``/v1/audits``, and its list at ``/v1/audits/detail`` (a custom
+    action, as in Watcher)."""
 
     def __init__(self, store: _Store) -> None:
         self.store = store
+        add_custom_actions(self, detail=['GET'])
 
-    @query_params(REGISTRY, 'GET /v1/audits',
-                  sort_key=param(values={'created_at': None, 'goal': None,
-                                         'name': '1.3'}),
-                  sort_dir=param(values={'asc': None, 'desc': None}))
+    @_list_params('GET /v1/audits')
     @versioned_wsexpose(AuditCollection, wtypes.text, wtypes.text, int)
     def get_all(self, sort_key: str = 'created_at', sort_dir: str = 'asc',
                 limit: Optional[int] = None) -> AuditCollection:
+        return self._list(sort_key, sort_dir, limit)
+
+    @_list_params('GET /v1/audits/detail')
+    @versioned_wsexpose(AuditCollection, wtypes.text, wtypes.text, int)
+    def detail(self, sort_key: str = 'created_at', sort_dir: str = 'asc',
+               limit: Optional[int] = None) -> AuditCollection:
+        """Watcher's detailed list: here the list itself, which already
+        shows every field of the version.  (Pecan would pass
+        ``/v1/audits/<uuid>/detail`` the identifier as ``sort_key``: that
+        URL names nothing, as no path segment fills a declared query
+        parameter.)"""
+        return self._list(sort_key, sort_dir, limit)
+
+    def _list(self, sort_key: str, sort_dir: str,
+              limit: Optional[int]) -> AuditCollection:
         with self.store.lock:
             audits = sorted(self.store.audits.values(),
                             key=lambda a: (a.get(sort_key) or '', a['uuid']),
@@ -153,6 +193,8 @@ class AuditsController(VersionedRestController):
                                'strategy', 'auto_trigger')
                   if getattr(audit, name) not in (wtypes.Unset, None)}
         stored.update(uuid=str(uuidlib.uuid4()), state='PENDING',
+                      goal_name=stored['goal'],
+                      strategy_name=stored.get('strategy'),  # None: auto
                       created_at=datetime.datetime.now(
                           datetime.timezone.utc).isoformat())
         with self.store.lock:

@@ -112,3 +112,16 @@ def test_malformed_version_is_406(url):
     assert response.status_code == 406
     assert response.headers['X-OpenStack-Ironic-API-Maximum-Version'] == '1.6'
     assert "'1.x'" in response.json()['error_message']
+
+
+def test_detailed_list(url):
+    # GET /v1/nodes/detail, a 404 before.
+    client = _client(url, '1.6')
+    node = client.node.create(driver='ipmi', name='n1', owner='ops')
+    (detailed,) = client.node.list(detail=True)
+    assert (detailed.uuid, detailed.name, detailed.owner) == (
+        node.uuid, 'n1', 'ops')
+    (older,) = _client(url, '1.3').node.list(detail=True)
+    assert not hasattr(older, 'owner')  # owner is 1.4's
+    with pytest.raises(exc.NotFound):
+        client.http_client.json_request('GET', f'/v1/nodes/{node.uuid}/detail')

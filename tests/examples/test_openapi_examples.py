@@ -48,7 +48,8 @@ def test_documented_paths_are_the_served_ones(name):
     document = openapi_document(module.REGISTRY, app, top)
     item = 'ident' if name == 'ironic_style' else 'uuid'
     assert sorted(document['paths']) == [
-        '/', '/v1', f'/v1/{collection}', f'/v1/{collection}/{{{item}}}']
+        '/', '/v1', f'/v1/{collection}', f'/v1/{collection}/detail',
+        f'/v1/{collection}/{{{item}}}']
     client = webtest.TestApp(app)
     headers = headers_of(top)
     ident = _created(client, collection, body, headers)

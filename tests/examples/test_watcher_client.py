@@ -39,7 +39,8 @@ def test_older_version_hides_newer_fields(url):
                                         force=True, start_time='t0')
     old = _client(url, '1.0').audit.get(created.uuid)
     assert old.to_dict().keys() == {'uuid', 'audit_type', 'goal', 'state',
-                                    'created_at'}
+                                    'created_at', 'goal_name',
+                                    'strategy_name'}
     assert _client(url, '1.1').audit.get(created.uuid).start_time == 't0'
 
 
@@ -114,3 +115,19 @@ def test_bare_major_with_a_leading_zero_names_what_was_sent(url):
     fault = response.json()['error_message']
     assert "Invalid version string '01'" in fault
     assert '01.0' not in fault
+
+
+def test_detailed_list_and_the_names_the_client_reads(url):
+    # GET /v1/audits/detail (a 404 before), goal_name and strategy_name.
+    client = _client(url)
+    audit = client.audit.create(audit_type='ONESHOT', goal='dummy',
+                                strategy='basic')
+    assert (audit.goal_name, audit.strategy_name) == ('dummy', 'basic')
+    (detailed,) = client.audit.list(detail=True)
+    assert (detailed.uuid, detailed.goal_name, detailed.strategy_name) == (
+        audit.uuid, 'dummy', 'basic')
+    (old,) = _client(url, '1.3').audit.list(detail=True)
+    assert (old.goal_name, old.strategy_name) == ('dummy', None)
+    assert not hasattr(old, 'strategy')
+    with pytest.raises(api_exc.NotFound):
+        client.audit.get(f'{audit.uuid}/detail')
