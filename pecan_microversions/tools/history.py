@@ -20,6 +20,7 @@ everything that exists at it.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, NamedTuple, Optional, Union
@@ -181,6 +182,21 @@ def _note_text(path: Path) -> str:
     return '\n'.join(line for line in lines if not line.lstrip().startswith('#'))
 
 
+def _note_files(notes: Path) -> list[Path]:
+    """The ``*.yaml`` note files of ``notes``, sorted: directories and
+    other non-files (a FIFO) are no notes; a link to nothing is a note that
+    cannot be read."""
+    found = []
+    for path in sorted(notes.glob('*.yaml')):
+        if path.is_symlink() and not path.exists():
+            raise ReleaseNoteError(
+                f'Cannot read release note {path}: it is a link to '
+                f'{os.readlink(path)}, which does not exist.')
+        if path.is_file():
+            found.append(path)
+    return found
+
+
 def notes_directory(releasenotes: Union[str, Path]) -> Path:
     """The reno notes directory: ``<dir>/notes`` if it exists, else ``<dir>``.
 
@@ -205,7 +221,9 @@ def check(registry: VersionRegistry,
     mentioned as ``X.Y`` in any ``*.yaml`` note file (comments ignored).
 
     :raises FileNotFoundError: ``releasenotes`` is not a directory.
-    :raises ReleaseNoteError: a note cannot be read or is not UTF-8.
+    :raises ReleaseNoteError: a note cannot be read (a link to nothing
+        included) or is not UTF-8, whether or not another note mentions the
+        version.
     """
     problems: list[Problem] = []
     service = registry.service_type
@@ -235,8 +253,9 @@ def check(registry: VersionRegistry,
     if releasenotes is not None:
         notes = notes_directory(releasenotes)
         newest = registry.max_version
-        files = sorted(f for f in notes.glob('*.yaml') if f.is_file())
-        if not any(_mentions(_note_text(f), newest) for f in files):
+        # every note is read, so that one that cannot be is always reported
+        texts = [_note_text(f) for f in _note_files(notes)]
+        if not any(_mentions(text, newest) for text in texts):
             problems.append(Problem(
                 f'{service} {newest}',
                 f'no release note in {notes} mentions the newest version '

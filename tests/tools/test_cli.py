@@ -145,6 +145,19 @@ def test_check_release_notes_that_cannot_be_read(capsys, tmp_path):
     assert 'Traceback' not in err
 
 
+def test_check_release_notes_with_a_link_to_nothing(capsys, tmp_path):
+    notes = tmp_path / 'releasenotes' / 'notes'
+    notes.mkdir(parents=True)
+    (notes / 'a-weight-1234.yaml').write_text('features:\n  - 1.4.\n')
+    (notes / 'z-gone-1236.yaml').symlink_to(tmp_path / 'nowhere.yaml')
+    code, out, err = run(capsys, 'check', CLEAN, '--releasenotes', str(notes))
+    assert (code, out) == (2, '')
+    assert err == (
+        'pecan-microversions check: --releasenotes: Cannot read release '
+        f'note {notes / "z-gone-1236.yaml"}: it is a link to '
+        f'{tmp_path / "nowhere.yaml"}, which does not exist.\n')
+
+
 def test_check_registry_that_fails_at_import(capsys, tmp_path, monkeypatch):
     (tmp_path / 'sunset_first.py').write_text(
         'import datetime\n'

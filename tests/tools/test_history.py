@@ -1,6 +1,7 @@
 """The history, describe, diff and check functions, and the renderers."""
 
 import json
+import os
 
 import docutils.core
 import docutils.utils
@@ -193,6 +194,39 @@ def test_an_unreadable_note_is_named(tmp_path):
         history.check(regs.CLEAN, notes)
     assert str(caught.value).startswith(
         f'Release note {notes / "latin-0003.yaml"} is not UTF-8 text: ')
+
+
+def test_every_note_is_read_before_the_version_is_looked_for(tmp_path):
+    # a note mentioning the version, read first, must not hide a later
+    # note that cannot be read: the result may not depend on file order
+    notes = tmp_path / 'notes'
+    write_note(notes, 'a-weight-0002.yaml', 'features:\n  - Version 1.4.\n')
+    (notes / 'z-latin-0003.yaml').write_bytes(b'fixes:\n  - caf\xe9\n')
+    with pytest.raises(history.ReleaseNoteError) as caught:
+        history.check(regs.CLEAN, notes)
+    assert str(caught.value).startswith(
+        f'Release note {notes / "z-latin-0003.yaml"} is not UTF-8 text: ')
+
+
+@pytest.mark.parametrize('name', ['a-gone-0004.yaml', 'z-gone-0004.yaml'])
+def test_a_note_linking_to_nothing_cannot_be_read(tmp_path, name):
+    notes = tmp_path / 'notes'
+    write_note(notes, 'm-weight-0002.yaml', 'features:\n  - Version 1.4.\n')
+    (notes / name).symlink_to(tmp_path / 'moved-0004.yaml')
+    with pytest.raises(history.ReleaseNoteError) as caught:
+        history.check(regs.CLEAN, notes)
+    assert str(caught.value) == (
+        f'Cannot read release note {notes / name}: it is a link to '
+        f'{tmp_path / "moved-0004.yaml"}, which does not exist.')
+    (tmp_path / 'moved-0004.yaml').write_text('fixes:\n  - 1.3\n')
+    assert history.check(regs.CLEAN, notes) == []  # the link now reads
+
+
+def test_a_fifo_named_like_a_note_is_not_read(tmp_path):
+    notes = tmp_path / 'notes'
+    write_note(notes, 'weight-0002.yaml', 'features:\n  - Version 1.4.\n')
+    os.mkfifo(notes / 'pipe-0005.yaml')  # reading it would block forever
+    assert history.check(regs.CLEAN, notes) == []
 
 
 def parse_rst(text):
