@@ -21,6 +21,7 @@ from pecan_microversions import (
     versioned_resource,
     versioned_wsexpose,
 )
+from pecan_microversions.demo.app import make_app as make_demo
 from pecan_microversions.pecan.config import DEFAULT_GROUP, register_opts
 from pecan_microversions.tools.responses import describe
 
@@ -260,3 +261,12 @@ def make_floor(max_version=None):
         register_opts(conf)
         conf.set_override('max_version', max_version, group=DEFAULT_GROUP)
     return _app(FloorRoot(), FLOOR, conf)
+
+
+def make_capped_demo():
+    """The demo, its operator capping it at 1.7 (the history goes to 1.9)."""
+    conf = cfg.ConfigOpts()
+    conf([], project='fleet-demo', default_config_files=[])
+    register_opts(conf)
+    conf.set_override('max_version', '1.7', group=DEFAULT_GROUP)
+    return make_demo(conf)

@@ -223,7 +223,7 @@ def main(argv: Optional[Sequence[str]] = None, *,
         elif args.command == 'openapi':
             app = load_app(args.app)
             _json(openapi.openapi_document(
-                registry, app, _version_arg(registry, args.version),
+                registry, app, _version_arg(registry, args.version, app),
                 title=args.title, operations=_operations(app, args.app)),
                 out)
         elif args.command == 'matrix':
@@ -236,12 +236,15 @@ def main(argv: Optional[Sequence[str]] = None, *,
     return 0
 
 
-def _version_arg(registry: VersionRegistry,
-                 value: Optional[str]) -> Optional[Version]:
+def _version_arg(registry: VersionRegistry, value: Optional[str],
+                 app: Any) -> Optional[Version]:
+    """The version named on the command line; ``latest`` is the newest
+    version ``app`` serves (its operator's cap included), as for a
+    request."""
     if value is None:
         return None
     if value.strip().lower() == 'latest':
-        return registry.max_version
+        return openapi.served_range(registry, app)[1]
     return registry.known_version(value)
 
 
@@ -254,7 +257,7 @@ def _openapi_diff(registry: VersionRegistry, args: argparse.Namespace,
     app = load_app(args.app)
     operations = _operations(app, args.app)
     first, second = (openapi.openapi_document(
-        registry, app, _version_arg(registry, v), operations=operations)
+        registry, app, _version_arg(registry, v, app), operations=operations)
         for v in (args.first, args.second))
     _json(openapi.openapi_diff(first, second), out)
     return 0

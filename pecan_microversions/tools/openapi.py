@@ -90,7 +90,8 @@ def served_range(registry: VersionRegistry, app: Any
             f'than the one given ({registry!r}'
             f'{", a distinct object" if same else ""}): describe it with '
             'the registry its MicroversionHook was made with.')
-    return hook.limits.min_version, hook.limits.max_version
+    limits = hook.limits  # read once: a reload may replace it meanwhile
+    return limits.min_version, limits.max_version
 
 
 def openapi_document(registry: VersionRegistry, app: Any,
@@ -156,7 +157,7 @@ def openapi_document(registry: VersionRegistry, app: Any,
     document['components'] = {
         'schemas': {**schemas.definitions, 'Errors': (
             error_schema(app) if error_body is None else error_body)},
-        **version_components(registry),
+        **version_components(registry, served[1]),
         'responses': {'Error': error},
     }
     return document

@@ -81,11 +81,18 @@ def _response_headers(registry: VersionRegistry) -> dict[str, str]:
     return headers
 
 
-def version_components(registry: VersionRegistry) -> dict[str, Any]:
+def version_components(registry: VersionRegistry,
+                       newest: Optional[Version] = None) -> dict[str, Any]:
     """The ``parameters`` (the version request headers, the legacy ones
     included) and ``headers`` (the version response headers) of the
-    ``components`` of ``registry``'s documents."""
-    example = f'{registry.service_type} {registry.max_version}'
+    ``components`` of ``registry``'s documents.
+
+    :param newest: the newest version served, which the examples name
+        (default: the registry's ``max_version``; an operator's cap may be
+        lower).
+    """
+    newest = registry.max_version if newest is None else newest
+    example = f'{registry.service_type} {newest}'
     parameters = {_key(STANDARD_HEADER): {
         'name': STANDARD_HEADER, 'in': 'header', 'required': False,
         'description': f'The microversion wanted, such as "{example}"; '
@@ -98,7 +105,7 @@ def version_components(registry: VersionRegistry) -> dict[str, Any]:
                            f'when {STANDARD_HEADER} does not name the '
                            f'{registry.service_type} service.',
             'schema': {'type': 'string'},
-            'example': str(registry.max_version)}
+            'example': str(newest)}
     return {'parameters': parameters, 'headers': {
         _key(name): {'description': text, 'schema': {'type': 'string'}}
         for name, text in _response_headers(registry).items()}}
