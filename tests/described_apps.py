@@ -88,6 +88,72 @@ def make_prices():
     return _app(PricesRoot(), PRICES)
 
 
+# -- decimal values ----------------------------------------------------------
+
+RATES = VersionRegistry('rates', [('1.0', 'Rates.'), ('1.1', 'Higher.')])
+_D = decimal.Decimal
+
+
+@versioned_resource(RATES, 'rated')
+class Rated(wtypes.Base):
+    # values= checked by the library; 0.1 is no binary float
+    rate = versioned(_D, values={_D('1.5'): None, _D('0.1'): None,
+                                 _D('2.5'): '1.1'})
+    step = wtypes.Enum(_D, _D('1.5'), _D('0.1'))  # checked by WSME
+
+
+@versioned_resource(RATES, 'tenth')
+class Tenth(wtypes.Base):
+    # no request can send 0.1: not as a string, nor as a number
+    rate = versioned(_D, values={_D('0.1'): None})
+
+
+class TenthController(VersionedRestController):
+    @versioned_wsexpose(Tenth, body=Tenth)
+    def post(self, tenth):
+        return tenth
+
+
+class RatedController(VersionedRestController):
+    @versioned_wsexpose(Rated, wtypes.text)
+    def get_one(self, ident):
+        return Rated(rate=_D('1.5'), step=_D('0.1'))
+
+    @versioned_wsexpose(Rated, body=Rated)
+    def post(self, rated):
+        return rated
+
+
+class RatesRoot:
+    rated = RatedController()
+    tenth = TenthController()
+
+
+def make_rates():
+    return _app(RatesRoot(), RATES)
+
+
+ODD = VersionRegistry('odd', [('1.0', 'Odd.')])
+
+
+class Odd(wtypes.Base):
+    kind = wtypes.Enum(complex, 1j)  # a value JSON cannot hold
+
+
+class OddController(VersionedRestController):
+    @versioned_wsexpose(Odd, wtypes.text)
+    def get_one(self, ident):
+        return Odd()
+
+
+class OddRoot:
+    odd = OddController()
+
+
+def make_odd():
+    return _app(OddRoot(), ODD)
+
+
 # -- *args, **kwargs, generic controllers, mandatory arguments ------------------
 
 PLAIN = VersionRegistry('plain', [('1.0', 'Plain Pecan.')])

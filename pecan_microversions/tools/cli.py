@@ -185,7 +185,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _json(data: Any, out: TextIO) -> None:
-    out.write(json.dumps(data, indent=2) + '\n')
+    try:
+        text = json.dumps(data, indent=2)
+    except (TypeError, ValueError) as exc:  # a value of a service's own type
+        raise ValueError(f'The result cannot be written as JSON: {exc}.'
+                         ) from None
+    out.write(text + '\n')
 
 
 def main(argv: Optional[Sequence[str]] = None, *,

@@ -17,11 +17,14 @@ documents (:mod:`pecan_microversions.tools.openapi`) use the same schemas with
 and value of every served version, each bounded one marked with an
 ``x-openstack`` extension: ``{"min-ver": "1.1", "max-ver": "1.5"}``.
 
-A list field declared with ``values=`` has its ``enum`` under ``items``.  A
-``decimal.Decimal`` is written as a JSON string (``"1.50"``) and read from a
-string or a number: ``{"type": "string", "format": "decimal"}``, or a
-number, in a request body; a response schema marks the number
-``writeOnly`` (only requests send one).  A
+A list field declared with ``values=`` has its ``enum`` under ``items``;
+values are written as WSME writes them.  A ``decimal.Decimal`` is written
+as a JSON string (``"1.50"``) and read from a string or a number:
+``{"type": "string", "format": "decimal", "pattern": ...}``, or a number,
+in a request body; a response schema marks the number ``writeOnly`` (only
+requests send one).  Its values are strings and, where a request can send
+one, numbers (see
+:func:`~pecan_microversions.tools.schema_parts.decimal_schema`).  A
 :class:`~pecan_microversions.wsme.checking.JsonPatchOperation` requires
 ``value`` for ``add``, ``replace`` and ``test`` and a ``from`` string for
 ``copy`` and ``move``.
@@ -42,7 +45,9 @@ from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.tools.schema_parts import (
     PATCH_RULES,
     clip,
+    enum_schema,
     extension,
+    json_value,
     nullable,
     scalar_schema,
 )
@@ -133,13 +138,7 @@ class SchemaSet:
                     'additionalProperties': self.schema(datatype.value_type)}
         if isinstance(datatype, type) and wtypes.iscomplex(datatype):
             return {'$ref': self.ref_prefix + self._define(datatype)}
-        schema = scalar_schema(datatype)
-        if schema.get('format') == 'decimal' and 'enum' not in schema:
-            # WSME writes str(value) and reads a string or a number.
-            number = ({'type': 'number'} if self.request
-                      else {'type': 'number', 'writeOnly': True})
-            return {'anyOf': [schema, number]}
-        return schema
+        return scalar_schema(datatype, request=self.request)
 
     def named(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
         """A ``$ref`` to ``schema``, defined once as ``name`` (or
@@ -243,23 +242,31 @@ class SchemaSet:
                       ) -> dict[str, Any]:
         """``schema`` with the ``enum`` of ``values`` (each value's range)
         at this set's version; without one, every value of the ``served``
-        versions, bounded ones listed in ``x-openstack`` ``values``."""
-        schema = {k: v for k, v in schema.items() if k != 'enum'}
+        versions, bounded ones listed in ``x-openstack`` ``values``.
+
+        Values are written as WSME writes them (a decimal or a date as a
+        string).  The library compares the JSON a request sends with them,
+        so a request can send a decimal value only as a number
+        (:func:`~pecan_microversions.tools.schema_parts.decimal_schema`
+        with ``strings=False``).
+        """
         if self.version is None:
             clipped = {value: bounds if served is None
                        else clip(*bounds, served)
                        for value, bounds in values.items()}
             kept = {v: b for v, b in clipped.items() if b is not None}
-            schema['enum'] = sorted(kept, key=str)
-            bounded = {str(value): extension(*bounds)['x-openstack']
-                       for value, bounds in kept.items() if any(bounds)}
+            schema = enum_schema(schema, kept, strings=False,
+                                 request=self.request)
+            bounded = {str(json_value(value)): extension(*bounds)[
+                'x-openstack'] for value, bounds in kept.items()
+                if any(bounds)}
             if bounded:
                 schema['x-openstack'] = {'values': bounded}
-        else:
-            schema['enum'] = sorted(
-                (value for value, bounds in values.items()
-                 if self.version.matches(*bounds)), key=str)
-        return schema
+            return schema
+        return enum_schema(schema, [
+            value for value, bounds in values.items()
+            if self.version.matches(*bounds)], strings=False,
+            request=self.request)
 
 
 def _datatypes(cls: type, attr: Any, version: Optional[Version],

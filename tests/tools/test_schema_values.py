@@ -2,6 +2,8 @@
 JSON-patch operations and the version a body schema is asked for; each
 checked against what the service itself accepts and answers."""
 
+import json
+
 import jsonschema
 import pytest
 import webtest
@@ -10,7 +12,9 @@ from openapi_spec_validator import validate
 from pecan_microversions.core.errors import UnknownVersionError
 from pecan_microversions.demo.types import Node
 from pecan_microversions.demo.versions import REGISTRY as DEMO
+from pecan_microversions.tools.cli import main
 from pecan_microversions.tools.openapi import openapi_document
+from pecan_microversions.tools.schema_parts import DECIMAL_PATTERN
 from pecan_microversions.tools.schemas import body_schema, validate_body
 from pecan_microversions.tools.testing import (
     Sample,
@@ -86,15 +90,101 @@ def test_a_decimal_is_described_as_the_service_writes_and_reads_it():
     assert component(document, 'Priced').is_valid(answer)
     price = document['components']['schemas']['Priced']['properties'][
         'price']
-    assert price['anyOf'][0] == {'type': 'string', 'format': 'decimal'}
+    assert price['anyOf'][0] == {'type': 'string', 'format': 'decimal',
+                                 'pattern': DECIMAL_PATTERN}
     assert {'type': 'number', 'writeOnly': True} in price['anyOf']
     request = jsonschema.Draft202012Validator(body_schema(apps.Priced, '1.0'))
     for body in ({'price': '2.5'}, {'price': 2.5}, {'price': None},
-                 {'price': [2]}, {'price': {'a': 1}}):
+                 {'price': [2]}, {'price': {'a': 1}}, {'price': 'abc'},
+                 {'price': ''}, {'price': '1.2.3'}, {'price': '-1e3'},
+                 {'price': '.5'}, {'price': 'NaN'}, {'price': '-Infinity'}):
         served = client.post_json('/priced', body, expect_errors=True)
         assert request.is_valid(body) == (served.status_int < 300), body
+        if served.status_int < 300:  # what the service writes back
+            assert component(document, 'Priced').is_valid(served.json), (
+                served.json)
+    # WSME also reads a few spellings it never writes: not described
+    assert client.post_json('/priced', {'price': ' 1_0 '}).json == {
+        'price': '10'}
+    assert not request.is_valid({'price': ' 1_0 '})
     response = body_schema(apps.Priced, '1.0', request=False)
     assert response['$defs']['Priced']['properties']['price'] == price
+
+
+RATE_BODIES = [{'rate': value} for value in (
+    '1.5', 1.5, 2.5, '2.5', 0.1, '0.1', 2, None, 'abc', True, [1.5])] + [
+    {'step': value} for value in (
+        '1.5', 1.5, '0.1', 0.1, None, 'abc', '2', 2.5, '1.50')]
+
+
+@pytest.mark.parametrize('version', ['1.0', '1.1'])
+def test_decimal_values_are_what_the_service_reads_and_writes(version):
+    app = apps.make_rates()
+    client = webtest.TestApp(app)
+    headers = version_headers(apps.RATES, version)
+    document = openapi_document(apps.RATES, app, version)
+    validate(document)
+    json.dumps(document)  # values are JSON, not Decimal objects
+    request = jsonschema.Draft202012Validator(
+        body_schema(apps.Rated, version))
+    response = component(document, 'Rated')
+    assert response.is_valid(client.get('/rated/x', headers=headers).json)
+    for body in RATE_BODIES:
+        answer = client.post_json('/rated', body, headers=headers,
+                                  expect_errors=True)
+        accepted = answer.status_int < 300
+        if body != {'step': '1.50'}:  # read as 1.5: not listed, not wrong
+            assert request.is_valid(body) == accepted, (body, answer.body)
+        assert accepted or not request.is_valid(body), body
+        if accepted and body != {'step': '1.50'}:
+            assert response.is_valid(answer.json), answer.json
+        try:
+            validate_body(apps.Rated, body, version)
+        except Exception:  # noqa: BLE001 - only whether it passes matters
+            assert not accepted or body == {'step': '1.50'}, body
+        else:
+            assert accepted, body
+    # WSME's Enum reads another spelling of a value, and the value keeps
+    # it: the documents list each value as declared (see openapi.rst)
+    assert client.post_json('/rated', {'step': '1.50'}, headers=headers
+                            ).json == {'step': '1.50'}
+
+
+def test_decimal_values_are_written_as_json():
+    rate = openapi_document(apps.RATES, apps.make_rates(), '1.1')[
+        'components']['schemas']['Rated']['properties']['rate']
+    assert rate == {'anyOf': [
+        # responses write str(value); the library compares what a request
+        # sends with the declared values, which no string equals
+        {'type': 'string', 'format': 'decimal', 'enum': ['0.1', '1.5', '2.5'],
+         'readOnly': True},
+        {'type': 'number', 'enum': [1.5, 2.5], 'writeOnly': True},
+        {'type': 'null'}]}
+    step = body_schema(apps.Rated, '1.0')['$defs']['Rated']['properties'][
+        'step']
+    assert step == {'anyOf': [
+        {'type': 'string', 'format': 'decimal', 'enum': ['0.1', '1.5']},
+        {'type': 'number', 'enum': [1.5]}, {'type': 'null'}]}
+
+
+def test_a_decimal_value_no_request_can_send_is_only_null():
+    assert body_schema(apps.Tenth, '1.0')['$defs']['Tenth']['properties'][
+        'rate'] == {'type': 'null'}
+    client = webtest.TestApp(apps.make_rates())
+    for value in (0.1, '0.1'):
+        assert client.post_json('/tenth', {'rate': value},
+                                expect_errors=True).status_int == 400
+    assert client.post_json('/tenth', {'rate': None}).json == {'rate': None}
+
+
+def test_the_command_writes_decimal_values(capsys):
+    for version in ('1.0', '1.1', None):
+        code = main(['openapi', 'tests.described_apps:RATES',
+                     *([version] if version else []), '--app',
+                     'tests.described_apps:make_rates'])
+        out, err = capsys.readouterr()
+        assert (code, err) == (0, '')
+        validate(json.loads(out))
 
 
 @pytest.mark.parametrize('version', ['1.01', 'latest', 'x'])
@@ -130,3 +220,13 @@ def test_a_wsme_patch_operation_requires_what_its_op_uses():
                       # WSME refuses a member it does not know
                       {'op': 'remove', 'path': '/a', 'extra': 1}):
         assert not operations.is_valid([operation]), operation
+
+
+def test_a_value_json_cannot_hold_is_a_usage_error(capsys):
+    code = main(['openapi', 'tests.described_apps:ODD', '1.0', '--app',
+                 'tests.described_apps:make_odd'])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, '')
+    assert err == ('pecan-microversions openapi: The result cannot be '
+                   'written as JSON: Object of type complex is not JSON '
+                   'serializable.\n')
