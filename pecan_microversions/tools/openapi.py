@@ -33,6 +33,7 @@ it, and :func:`openapi_diff` compares two documents.
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 import threading
@@ -156,7 +157,8 @@ def openapi_document(registry: VersionRegistry, app: Any,
     document['paths'] = paths
     document['components'] = {
         'schemas': {**schemas.definitions, 'Errors': (
-            error_schema(app) if error_body is None else error_body)},
+            error_schema(app) if error_body is None
+            else copy.deepcopy(error_body))},
         **version_components(registry, served[1]),
         'responses': {'Error': error},
     }
@@ -219,7 +221,12 @@ class OpenAPIEndpoint:
         self._documents: dict[Version, dict[str, Any]] = {}
 
     def document(self, version: VersionLike) -> dict[str, Any]:
-        """The document at ``version`` (without ``servers``)."""
+        """The document at ``version`` (without ``servers``): a copy,
+        which the caller may change."""
+        return copy.deepcopy(self._document(version))
+
+    def _document(self, version: VersionLike) -> dict[str, Any]:
+        """The cached document at ``version``, shared by every request."""
         at = self.registry.known_version(version)
         with self._lock:
             if self._operations is None:
@@ -250,7 +257,7 @@ class OpenAPIEndpoint:
 
     def respond(self) -> dict[str, Any]:
         """The document for the current request: its negotiated version,
-        its application URL as the server."""
+        its application URL as the server (a copy, as :meth:`document`)."""
         document = self.document(get_version())
         servers = [{'url': pecan.request.application_url}]
         return {'openapi': document['openapi'], 'info': document['info'],

@@ -22,6 +22,7 @@ declares how it changes them (a ``describe_error(schema)`` method).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, Optional, TypeVar
 
@@ -132,7 +133,7 @@ def error_schema(app: Any) -> dict[str, Any]:
     if hook is not None:
         schema = next((known for renderer, known in _KNOWN
                        if renderer is hook.error_renderer), ANY_ERROR)
-    result = dict(schema)
+    result = copy.deepcopy(dict(schema))  # the caller's to change
     for wrapper in reversed(chain[:-1]):
         change = getattr(wrapper, 'describe_error', None)
         if callable(change):

@@ -15,6 +15,7 @@ float: ``1.5`` can be sent as a number, ``0.1`` cannot).
 
 from __future__ import annotations
 
+import copy
 import datetime
 import decimal
 from collections.abc import Iterable
@@ -27,7 +28,7 @@ from pecan_microversions.core.version import Version
 
 __all__ = ['DECIMAL_PATTERN', 'PATCH_RULES', 'clip', 'decimal_schema',
            'enum_schema', 'extension', 'is_decimal', 'json_value', 'nullable',
-           'scalar_schema']
+           'patch_rules', 'scalar_schema']
 
 _Range = tuple[Optional[Version], Optional[Version]]
 _SCALARS: dict[Any, dict[str, Any]] = {
@@ -47,7 +48,8 @@ _SCALARS: dict[Any, dict[str, Any]] = {
 DECIMAL_PATTERN = (r'^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$'
                    r'|^[+-]?(Infinity|s?NaN[0-9]*)$')
 #: What RFC 6902 requires of an operation beyond ``op`` and ``path`` (the
-#: ``allOf`` of a JSON-patch operation schema).
+#: ``allOf`` of a JSON-patch operation schema).  Shared: use
+#: :func:`patch_rules` for a copy to put in a document.
 PATCH_RULES: tuple[dict[str, Any], ...] = (
     {'if': {'required': ['op'], 'properties': {'op': {'enum': [
         op for op in OPERATIONS if op in ('add', 'replace', 'test')]}}},
@@ -57,6 +59,12 @@ PATCH_RULES: tuple[dict[str, Any], ...] = (
      'then': {'required': ['from'],
               'properties': {'from': {'type': 'string'}}}},
 )
+
+
+def patch_rules() -> list[dict[str, Any]]:
+    """A fresh (deep) copy of :data:`PATCH_RULES`, for a document its
+    caller may change."""
+    return copy.deepcopy(list(PATCH_RULES))
 
 
 def clip(low: Optional[Version], high: Optional[Version],

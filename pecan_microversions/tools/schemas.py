@@ -43,12 +43,12 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, as_version
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.tools.schema_parts import (
-    PATCH_RULES,
     clip,
     enum_schema,
     extension,
     json_value,
     nullable,
+    patch_rules,
     scalar_schema,
 )
 from pecan_microversions.wsme.checking import JsonPatchOperation
@@ -211,7 +211,7 @@ class SchemaSet:
         if cls.__doc__:
             result['description'] = cls.__doc__.strip().splitlines()[0]
         if issubclass(cls, JsonPatchOperation):
-            result['allOf'] = [dict(rule) for rule in PATCH_RULES]
+            result['allOf'] = patch_rules()
         return result
 
     def _served(self, ranges: Optional[FieldRanges]
