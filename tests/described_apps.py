@@ -154,6 +154,29 @@ def make_odd():
     return _app(OddRoot(), ODD)
 
 
+# -- query parameters with values ---------------------------------------------
+
+QUERY = VersionRegistry('query', [('1.0', 'A.'), ('1.1', 'B.')])
+
+
+class Items(VersionedRestController):
+    @query_params(QUERY, 'GET /items',
+                  tag=param(multiple=True, values={'a': None, 'b': '1.1'}),
+                  one=param(values={'x': None, 'y': None}),
+                  count=param(values={'1': None, '2': None}))
+    @versioned_wsexpose([wtypes.text], [wtypes.text], [wtypes.text], int)
+    def get_all(self, tag=None, one=None, count=None):
+        return [str(tag), str(one), str(count)]
+
+
+class ItemsRoot:
+    items = Items()
+
+
+def make_query():
+    return _app(ItemsRoot(), QUERY)
+
+
 # -- *args, **kwargs, generic controllers, mandatory arguments ------------------
 
 PLAIN = VersionRegistry('plain', [('1.0', 'Plain Pecan.')])

@@ -179,19 +179,34 @@ def _query(operation: Operation, implementation: Implementation,
             name, (None, None))
         if not at.matches(low, high):
             continue
-        schema = schemas.schema(types.get(name, wtypes.text))
-        rule = None if declared is None else declared.values.get(name)
-        if rule is not None:
-            schema = {k: v for k, v in schema.items() if k != 'enum'}
-            schema['enum'] = sorted(rule.allowed[at], key=str)
+        multiple = declared is not None and name in declared.multiple
+        schema = _query_schema(
+            schemas.schema(types.get(name, wtypes.text)), multiple,
+            None if declared is None else declared.values.get(name), at)
         parameter: dict[str, Any] = {'name': name, 'in': 'query',
                                      'required': name in required,
                                      'schema': schema}
-        if declared is not None and name in declared.multiple:
-            parameter['schema'] = {'type': 'array', 'items': schema}
-            parameter['explode'] = True
+        if schema.get('type') == 'array':
+            parameter['explode'] = True  # ?tag=a&tag=b
         result.append(parameter)
     return result
+
+
+def _query_schema(schema: dict[str, Any], multiple: bool, rule: Any,
+                  at: Version) -> dict[str, Any]:
+    """A query parameter's schema: one value, or with ``multiple`` (or a
+    list argument, given once) an array of them; declared values are the
+    ``enum`` of each value, the text the query string carries, which the
+    library compares with them."""
+    listed = schema.get('type') == 'array'
+    item = schema['items'] if listed else schema
+    if rule is not None:
+        item = {'type': 'string', 'enum': sorted(rule.allowed[at], key=str)}
+    if multiple:
+        return {'type': 'array', 'items': item}
+    if listed:  # a list argument: the library refuses a repeated key
+        return {**schema, 'items': item, 'maxItems': 1}
+    return item
 
 
 def _body(method: str, implementation: Implementation,
