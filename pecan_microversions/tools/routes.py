@@ -6,8 +6,10 @@ given to ``pecan.make_app``) and follows what Pecan's own routing follows:
 * attributes holding controllers, ``index`` and other exposed methods
   (``custom_route`` names included) of plain object controllers; a generic
   controller (``expose(generic=True)``) is each of its ``when`` handlers'
-  HTTP methods on its own path, the default handler ``GET`` (a handler is
-  never an operation of its own: Pecan answers 404 at its name);
+  HTTP methods on its own path, and its default handler every one of
+  ``GET``, ``POST``, ``PUT``, ``PATCH`` and ``DELETE`` no handler takes, as
+  Pecan routes them to it (a handler is never an operation of its own:
+  Pecan answers 404 at its name);
 * ``RestController`` conventions: ``get_all``/``get`` and ``post`` on the
   collection; ``get_one``, ``put``, ``patch`` and ``delete`` on the item,
   whose first argument names the path parameter; sub-controllers after the
@@ -61,6 +63,9 @@ _MAX_DEPTH = 32  # controllers nested deeper than this are not walked
 _COLLECTION = (('GET', ('get_all', 'get')), ('POST', ('post',)))
 _ITEM = (('GET', ('get_one',)), ('PUT', ('put',)), ('PATCH', ('patch',)),
          ('DELETE', ('delete',)))
+#: The methods a generic controller's default handler is described under
+#: where no ``when`` handler takes them (Pecan sends it every such one).
+_DEFAULT_METHODS = ('GET', 'POST', 'PUT', 'PATCH', 'DELETE')
 _REST_NAMES = frozenset(['get_all', 'get', 'post', 'get_one', 'put', 'patch',
                          'delete', 'index'])
 
@@ -242,8 +247,9 @@ def _operations(handler: Any, path: str, params: tuple[str, ...],
     if exposure(handler).get('generic') and method is None:
         handlers = dict(generic_handlers(handler))
         default = handlers.pop('DEFAULT', None)
-        if default is not None and 'GET' not in handlers:
-            handlers['GET'] = default  # the default handler answers GET
+        if default is not None:  # Pecan sends it what no handler takes
+            for name in _DEFAULT_METHODS:
+                handlers.setdefault(name, default)
         for name in sorted(handlers):
             yield from _operations(handlers[name], path, params, bounds,
                                    name)

@@ -26,7 +26,8 @@ def test_factories_are_called(capsys, factory):
     assert (code, err) == (0, '')
     document = json.loads(out)
     validate(document)
-    assert sorted(document['paths']['/generic/']) == ['delete', 'get', 'post']
+    assert sorted(document['paths']['/generic/']) == [
+        'delete', 'get', 'patch', 'post', 'put']
 
 
 @pytest.mark.parametrize('command', [('openapi', f'{APPS}:PLAIN', '1.0'),

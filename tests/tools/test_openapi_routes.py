@@ -55,11 +55,19 @@ def test_ironic_example_has_no_made_up_query_parameter():
 def test_generic_handlers_are_their_methods_on_the_controller_path(
         document, client):
     paths = document['paths']
-    assert sorted(paths['/generic/']) == ['delete', 'get', 'post']
+    # the default handler takes what no handler does: GET, PUT and PATCH
+    assert sorted(paths['/generic/']) == ['delete', 'get', 'patch', 'post',
+                                          'put']
     assert not [p for p in paths if 'index_' in p]
-    for method in ('get', 'post', 'delete'):
+    for method in ('get', 'post', 'put', 'patch', 'delete'):
         answer = getattr(client, method)('/generic/')
-        assert answer.json == {'method': method.upper()}
+        handler = method.upper() if method in ('post', 'delete') else 'GET'
+        assert answer.json == {'method': handler}
+        operation = paths['/generic/'][method]
+        assert operation['responses']['2XX']['content'][
+            'application/json']['schema'] == {}
+        assert ('requestBody' in operation) == (method in ('post', 'put',
+                                                           'patch'))
     for path in ('/generic/index_post', '/generic/index_delete'):
         assert client.get(path, expect_errors=True).status_int == 404
         assert client.post(path, expect_errors=True).status_int == 404
