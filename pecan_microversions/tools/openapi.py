@@ -52,6 +52,7 @@ from pecan_microversions.tools.jsondiff import openapi_diff
 from pecan_microversions.tools.operations import (
     describe_operation,
     error_response,
+    renamed_schemas,
     version_components,
 )
 from pecan_microversions.tools.responses import error_schema
@@ -155,10 +156,11 @@ def openapi_document(registry: VersionRegistry, app: Any,
     if server_url:
         document['servers'] = [{'url': server_url}]
     document['paths'] = paths
+    errors = (error_schema(app) if error_body is None
+              else copy.deepcopy(error_body))
     document['components'] = {
-        'schemas': {**schemas.definitions, 'Errors': (
-            error_schema(app) if error_body is None
-            else copy.deepcopy(error_body))},
+        'schemas': {**schemas.definitions, **renamed_schemas(schemas),
+                    'Errors': errors},
         **version_components(registry, served[1]),
         'responses': {'Error': error},
     }

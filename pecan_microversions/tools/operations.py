@@ -31,8 +31,8 @@ from pecan_microversions.tools.routes import (
 from pecan_microversions.tools.schema_parts import PATCH_RULES
 from pecan_microversions.tools.schemas import SchemaSet
 
-__all__ = ['ERROR_STATUSES', 'describe_operation', 'error_response',
-           'version_components']
+__all__ = ['ERROR_STATUSES', 'RENAMED_SCHEMAS', 'describe_operation',
+           'error_response', 'renamed_schemas', 'version_components']
 
 #: The error statuses every operation lists, with what they mean.
 ERROR_STATUSES = {'400': 'The request is malformed or names a field, query '
@@ -55,6 +55,28 @@ _PATCH_OPERATION: dict[str, Any] = {
     'properties': {'op': {'type': 'string', 'enum': sorted(OPERATIONS)},
                    'path': {'type': 'string'}, 'value': {}},
     'allOf': list(PATCH_RULES)}
+
+
+#: Component schemas renamed in the documents, old name to new.  Clients
+#: may refer to a document's schemas, so the old name stays for one
+#: release, a deprecated ``$ref`` to the new (see :func:`renamed_schemas`).
+RENAMED_SCHEMAS = {'JsonPatchOperation': 'PatchOperation'}
+
+
+def renamed_schemas(schemas: SchemaSet) -> dict[str, Any]:
+    """The old names of the renamed schemas ``schemas`` defines, each a
+    deprecated ``$ref`` to the schema's name now; none where the old name
+    is taken (by a WSME ``JsonPatchOperation`` body, which keeps it)."""
+    aliases: dict[str, Any] = {}
+    for old, new in RENAMED_SCHEMAS.items():
+        found = schemas.defined_as(new)
+        if found is not None and old not in schemas.definitions:
+            aliases[old] = {
+                '$ref': schemas.ref_prefix + found, 'deprecated': True,
+                'description': f'The name of {found} before this release, '
+                               'kept for one release: refer to '
+                               f'{found}.'}
+    return aliases
 
 
 def _key(name: str) -> str:

@@ -54,8 +54,8 @@ from pecan_microversions.tools.schema_parts import (
 from pecan_microversions.wsme.checking import JsonPatchOperation
 from pecan_microversions.wsme.fields import binding_of
 
-__all__ = ['DIALECT', 'FieldRanges', 'SchemaSet', 'body_schema', 'extension',
-           'field_ranges', 'validate_body']
+__all__ = ['DIALECT', 'FieldRanges', 'MalformedVersionError', 'SchemaSet',
+           'body_schema', 'extension', 'field_ranges', 'validate_body']
 
 #: The JSON Schema dialect of every schema here (OpenAPI 3.1's default).
 DIALECT = 'https://json-schema.org/draft/2020-12/schema'
@@ -151,6 +151,11 @@ class SchemaSet:
             self._named[name] = found
             self.definitions[found] = schema
         return {'$ref': self.ref_prefix + found}
+
+    def defined_as(self, name: str) -> Optional[str]:
+        """The name :meth:`named` defined ``name``'s schema under, if it
+        did."""
+        return self._named.get(name)
 
     def _define(self, cls: type) -> str:
         name = self._names.get(cls)
@@ -310,9 +315,12 @@ def body_schema(datatype: Any, version: Optional[VersionLike],
         every versioned type in ``datatype`` checks it too.  (A plain type
         without it has the same schema at any well-formed version.)
     :raises ~pecan_microversions.core.errors.RegistryError: a versioned type is
-        not bound to a registry; :class:`~pecan_microversions.core.errors.
-        UnknownVersionError` when ``version`` is malformed (``'1.01'``,
-        ``'latest'``) or not in a history.
+        not bound to a registry;
+        :class:`~pecan_microversions.core.errors.UnknownVersionError` when
+        ``version`` is not in a history, and its subclass
+        :class:`MalformedVersionError` (also an
+        :class:`~pecan_microversions.core.errors.InvalidVersion`) when it
+        is malformed (``'1.01'``, ``'latest'``).
     """
     at = None if version is None else _version(version, registry)
     schemas = SchemaSet(at, request=request)
@@ -323,14 +331,24 @@ def body_schema(datatype: Any, version: Optional[VersionLike],
     return schema
 
 
+class MalformedVersionError(UnknownVersionError, InvalidVersion):
+    """A version given to :func:`body_schema` or :func:`validate_body` is
+    malformed (``'1.01'``, ``'latest'``).
+
+    It is an :class:`~pecan_microversions.core.errors.UnknownVersionError`,
+    as documented, and also the
+    :class:`~pecan_microversions.core.errors.InvalidVersion` these
+    functions raised before, so code catching either still does.
+    """
+
+
 def _version(version: VersionLike,
              registry: Optional[VersionRegistry]) -> Version:
-    if registry is not None:
-        return registry.known_version(version)
     try:
-        return as_version(version)
+        parsed = as_version(version)
     except InvalidVersion as exc:
-        raise UnknownVersionError(f'version: {exc}') from None
+        raise MalformedVersionError(f'version: {exc}') from None
+    return parsed if registry is None else registry.known_version(parsed)
 
 
 def _check_known(schemas: SchemaSet, version: Optional[Version]) -> None:
@@ -345,7 +363,9 @@ def _check_known(schemas: SchemaSet, version: Optional[Version]) -> None:
 def validate_body(datatype: Any, data: Any, version: VersionLike, *,
                   registry: Optional[VersionRegistry] = None) -> None:
     """Validate a request body with :mod:`jsonschema` against
-    :func:`body_schema` (which raises for a bad ``version``).
+    :func:`body_schema` (which raises for a bad ``version``: an
+    ``UnknownVersionError``, a :class:`MalformedVersionError` if it is
+    malformed).
 
     :raises ~pecan_microversions.pecan.errors.APIError: 400
         ``microversion.schema_violation`` naming the JSON pointer of the

@@ -259,3 +259,29 @@ def test_patch_operations_are_described_as_the_service_reads_them(version):
                 'Content-Type': media_type}, expect_errors=True)
             assert schema.is_valid([operation]) == (
                 answer.status_int == 200), (operation, answer.body)
+
+
+@pytest.mark.parametrize('version', ['1.3', None])
+def test_the_old_name_of_the_patch_operation_schema_is_kept(version):
+    """Documents named the demo's patch operations ``JsonPatchOperation``;
+    now ``PatchOperation``.  Clients may refer to the old name: for one
+    release it is a deprecated reference to the new one."""
+    document = openapi_document(REGISTRY, make_app(), version)
+    validate(document)
+    schemas = document['components']['schemas']
+    assert schemas['JsonPatchOperation'] == {
+        '$ref': '#/components/schemas/PatchOperation', 'deprecated': True,
+        'description': 'The name of PatchOperation before this release, '
+                       'kept for one release: refer to PatchOperation.'}
+    for name in ('JsonPatchOperation', 'PatchOperation'):
+        schema = jsonschema.Draft202012Validator(
+            {'$ref': f'#/components/schemas/{name}',
+             'components': document['components']})
+        assert schema.is_valid({'op': 'remove', 'path': '/a', 'extra': 1})
+        assert not schema.is_valid({'op': 'add', 'path': '/a'})
+
+
+def test_no_old_name_where_the_patch_operations_do_not_exist():
+    document = openapi_document(REGISTRY, make_app(), '1.2')  # no PATCH
+    assert not {'JsonPatchOperation', 'PatchOperation'} & set(
+        document['components']['schemas'])

@@ -9,13 +9,17 @@ import pytest
 import webtest
 from openapi_spec_validator import validate
 
-from pecan_microversions.core.errors import UnknownVersionError
+from pecan_microversions.core.errors import InvalidVersion, UnknownVersionError
 from pecan_microversions.demo.types import Node
 from pecan_microversions.demo.versions import REGISTRY as DEMO
 from pecan_microversions.tools.cli import main
 from pecan_microversions.tools.openapi import openapi_document
 from pecan_microversions.tools.schema_parts import DECIMAL_PATTERN
-from pecan_microversions.tools.schemas import body_schema, validate_body
+from pecan_microversions.tools.schemas import (
+    MalformedVersionError,
+    body_schema,
+    validate_body,
+)
 from pecan_microversions.tools.testing import (
     Sample,
     field_violations,
@@ -187,14 +191,26 @@ def test_the_command_writes_decimal_values(capsys):
         validate(json.loads(out))
 
 
-@pytest.mark.parametrize('version', ['1.01', 'latest', 'x'])
-def test_a_malformed_version_is_an_unknown_version(version):
-    with pytest.raises(UnknownVersionError):
+@pytest.mark.parametrize('version', ['1.01', 'latest', 'x', 1.5])
+@pytest.mark.parametrize('error', [UnknownVersionError, InvalidVersion,
+                                   MalformedVersionError])
+def test_a_malformed_version_is_an_unknown_and_an_invalid_version(version,
+                                                                  error):
+    # UnknownVersionError as documented; InvalidVersion as raised before
+    with pytest.raises(error, match='^version: '):
         body_schema(Node, version)
-    with pytest.raises(UnknownVersionError):
+    with pytest.raises(error):
         body_schema(apps.Priced, version)
-    with pytest.raises(UnknownVersionError):
+    with pytest.raises(error):
+        body_schema(apps.Priced, version, registry=apps.PRICES)
+    with pytest.raises(error):
         validate_body(Node, {}, version)
+
+
+def test_a_well_formed_unknown_version_is_no_invalid_version():
+    with pytest.raises(UnknownVersionError) as caught:
+        body_schema(Node, '9.9')
+    assert not isinstance(caught.value, InvalidVersion)
 
 
 def test_the_version_of_a_plain_type_is_checked_against_a_registry():
