@@ -175,11 +175,10 @@ def _apply(document: Any, operation: dict[str, Any], limits: _Limits) -> Any:
         limits.check_depth(_length(path), operation['value'])
         # the result shares nothing with the patch (nor one value twice)
         value = json_copy(operation['value'])
+        # In an object '-' is a member like any other (RFC 6901; jsonpatch
+        # before 1.34 refused to replace it).
         if path and parent.__class__ is dict:  # as jsonpatch, less dearly
             key = _parts(path)[-1]
-            if name == 'replace' and key == '-':  # jsonpatch: in any parent
-                raise jsonpatch.InvalidJsonPatch(
-                    "'path' with '-' can't be applied to 'replace' operation")
             if name == 'replace' and key not in parent:
                 raise jsonpatch.JsonPatchConflict(
                     f"can't replace a non-existent object '{key}'")

@@ -247,7 +247,7 @@ _OPERATIONS = st.one_of(
 
 
 @settings(max_examples=400, deadline=None)
-@given(document=st.dictionaries(st.sampled_from(['a', 'b', 'c', 'a/b']),
+@given(document=st.dictionaries(st.sampled_from(['a', 'b', 'c', 'a/b', '-']),
                                 _DOCUMENTS, max_size=4),
        operations=st.lists(_OPERATIONS, min_size=1, max_size=3))
 def test_add_replace_and_remove_apply_as_jsonpatch_applies_them(
@@ -260,6 +260,8 @@ def test_add_replace_and_remove_apply_as_jsonpatch_applies_them(
     except (jsonpatch.JsonPatchException,
             jsonpointer.JsonPointerException, TypeError, KeyError,
             IndexError) as exc:
+        if "'path' with '-' can't be applied" in str(exc):
+            return  # jsonpatch < 1.34 in an object: see the test below
         with pytest.raises(RequestError) as refused:
             patched_copy(document, operations)
         if isinstance(exc, jsonpatch.JsonPatchConflict):  # same words,
@@ -273,15 +275,14 @@ def test_add_replace_and_remove_apply_as_jsonpatch_applies_them(
     assert same_json(patched_copy(document, operations), expected)
 
 
-def test_replace_of_an_objects_dash_member_is_refused_as_jsonpatch_does():
-    # jsonpatch refuses a replace whose last part is '-' in any parent;
-    # patched_copy's own path for objects once replaced the member '-'.
-    with pytest.raises(jsonpatch.InvalidJsonPatch):
-        jsonpatch.apply_patch({'-': 1}, [{'op': 'replace', 'path': '/-',
-                                          'value': 2}])
-    with pytest.raises(RequestError) as refused:
-        patched_copy({'-': 1}, [{'op': 'replace', 'path': '/-', 'value': 2}])
-    assert "'-' can't be applied to 'replace'" in refused.value.detail
+def test_an_objects_dash_member_is_a_member_like_any_other():
+    # RFC 6901: '-' names the end of an array only; in an object it is a
+    # member name (jsonpatch before 1.34 refused to replace it).
+    patched = patched_copy({'-': 1, 'a': [0]}, [
+        {'op': 'replace', 'path': '/-', 'value': 2},
+        {'op': 'add', 'path': '/a/-', 'value': 3}])
+    assert patched == {'-': 2, 'a': [0, 3]}
+    assert patched_copy({'-': 1}, [{'op': 'remove', 'path': '/-'}]) == {}
 
 
 def test_a_pointer_through_a_scalar_names_it():
