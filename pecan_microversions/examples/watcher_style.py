@@ -162,9 +162,8 @@ class AuditsController(VersionedRestController):
                limit: Optional[int] = None) -> AuditCollection:
         """Watcher's detailed list: here the list itself, which already
         shows every field of the version.  (Pecan would pass
-        ``/v1/audits/<uuid>/detail`` the identifier as ``sort_key``: that
-        URL names nothing, as no path segment fills a declared query
-        parameter.)"""
+        ``/v1/audits/<x>/detail`` the segment ``<x>`` as ``sort_key``,
+        which is then checked as the query parameter is.)"""
         return self._list(sort_key, sort_dir, limit)
 
     def _list(self, sort_key: str, sort_dir: str,

@@ -29,7 +29,6 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
 from pecan_microversions.pecan.allow import note_route, url_methods
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.pecan.params import declared_query_params
 from pecan_microversions.pecan.request import get_version, request_line
 from pecan_microversions.pecan.unfilled import url_refusal
 
@@ -92,13 +91,12 @@ class VersionedRestController(pecan.rest.RestController):
             # At a collection's URL, the parents' identifiers Pecan will
             # pass first (it drops its note of them before the call): read
             # by an item method's 405.
-            given = request.environ[_ROUTED_KEY] = len(
+            request.environ[_ROUTED_KEY] = len(
                 request.pecan.get('routing_args', ()))
-        if given and getattr(handler, '__self__', None) is self and (
-                _overfills(handler, given, request)):
+        elif getattr(handler, '__self__', None) is self and (
+                _fills_body(handler, given, request)):
             # PUT /things/<id>/<segment>: the segment is no body (a
-            # trailing slash, PUT /things/<id>/, is no segment);
-            # GET /audits/<id>/detail: the identifier is no sort key.
+            # trailing slash, PUT /things/<id>/, is no segment).
             raise url_refusal(self, list(args), get_version(request), request)
         return handler, remainder
 
@@ -110,52 +108,35 @@ def routed_arguments(request: Any) -> int:
     return request.environ.get(_ROUTED_KEY, 0)  # type: ignore[no-any-return]
 
 
-def _overfills(handler: Any, given: int, request: Any) -> bool:
-    """Whether ``given`` path values (parents' identifiers included) reach
-    the body argument of the WSME method ``handler`` (at the request's
-    version), or an argument it declares a query parameter with
-    ``query_params``: Pecan passes each path segment as the next argument,
-    and WSME would take one for the body."""
+def _fills_body(handler: Any, given: int, request: Any) -> bool:
+    """Whether ``given`` path values reach the body argument of the WSME
+    method ``handler`` (at the request's version): Pecan passes each path
+    segment as the next argument, and WSME would take one for the body."""
     function = getattr(handler, '__func__', handler)
     versioned = getattr(function, 'versioned', None)
     if versioned is not None:  # api_version's dispatcher
         function = versioned.function_at(get_version(request))
     try:
-        limit = _path_limits[function]
+        body = _body_positions[function]
     except KeyError:
-        limit = _path_limits[function] = _path_limit(function)
-    return limit is not None and given > limit
+        body = _body_positions[function] = _body_position(function)
+    return body is not None and given > body
 
 
-#: How many path values each exposed function takes before one would reach
-#: its body argument or a declared query parameter (``None``: no such
-#: argument); worked out at first use.
-_path_limits: dict[Any, Optional[int]] = {}
+#: The position of each exposed function's body argument among those Pecan
+#: fills from the path (``None``: it takes no body); worked out at first use.
+_body_positions: dict[Any, Optional[int]] = {}
 
 
-def _path_limit(function: Any) -> Optional[int]:
-    if function is None:
+def _body_position(function: Any) -> Optional[int]:
+    wsme_function = None if function is None else inspect.unwrap(
+        function, stop=is_wsme_function)
+    if wsme_function is None or not is_wsme_function(wsme_function):
         return None
-    wsme_function = inspect.unwrap(function, stop=is_wsme_function)
-    limits = []
-    if is_wsme_function(wsme_function):
-        definition = function_definition(wsme_function)
-        names = [argument.name for argument in definition.arguments]
-        if definition.body_type is not None:
-            limits.append(len(names) - 1)
-    else:
-        try:  # those Pecan fills by position, past self
-            names = [name for name, parameter in inspect.signature(
-                function).parameters.items() if parameter.kind in (
-                parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
-            ][1:]
-        except (TypeError, ValueError):  # no signature to read
-            return None
-    declared = declared_query_params(function)
-    if declared is not None:
-        limits.extend(names.index(name) for name in declared.ranges
-                      if name in names)
-    return min(limits, default=None)
+    definition = function_definition(wsme_function)
+    if definition.body_type is None:
+        return None
+    return len(definition.arguments) - 1
 
 
 def judged_refusal(error: BaseException) -> bool:

@@ -1,11 +1,12 @@
-"""A path segment never fills a declared query parameter.
+"""A path segment Pecan passes to a declared query parameter.
 
 Pecan passes a ``RestController`` custom action the path segments before
-its name (``GET /audits/<x>/detail`` calls ``detail('<x>')``), and a
-sub-controller its parents' identifiers, each as the next argument.  Where
-that argument is one the method declares a query parameter with
-``query_params`` (a collection's ``sort_key``), the URL names nothing: a
-404 (or the URL's 405), never the list sorted by ``<x>``.
+its name (``GET /boxes/<x>/detail`` calls ``detail('<x>')``), and a
+sub-controller its parents' identifiers, each as the next argument.  Ironic
+relies on it (``GET /v1/nodes/<ident>/validate`` fills ``node``, which is
+also a query parameter; ``/v1/chassis/<uuid>/nodes`` fills
+``chassis_uuid``): such a URL is served, and the value is checked as the
+query parameter is (its version, its values).
 """
 
 import pecan
@@ -26,29 +27,29 @@ REGISTRY = VersionRegistry('box', [('1.0', 'a'), ('1.1', 'b')])
 SORT = param(values={'name': None, 'size': '1.1'})
 
 
-class _Listed(VersionedRestController):
-    """``/boxes/listed``: a collection-level sub-controller."""
+class _Parts(VersionedRestController):
+    """``/boxes/<box>/parts``: a sub-resource given its parent's id."""
 
-    @query_params(REGISTRY, 'GET /boxes/listed', sort_key=SORT)
-    @versioned_wsexpose([wtypes.text], wtypes.text, int)
-    def get_all(self, sort_key='name', limit=None):
-        return [f'listed by {sort_key}']
+    @query_params(REGISTRY, 'GET /boxes/{box}/parts', box=param('1.0'))
+    @versioned_wsexpose([wtypes.text], wtypes.text)
+    def get_all(self, box=None):
+        return [f'parts of {box}']
 
 
 class _Boxes(VersionedRestController):
-    _custom_actions = {'detail': ['GET'], 'plain': ['GET']}
+    _custom_actions = {'detail': ['GET'], 'validate': ['GET']}
 
-    listed = _Listed()
+    parts = _Parts()
 
     @query_params(REGISTRY, 'GET /boxes/detail', sort_key=SORT)
     @versioned_wsexpose([wtypes.text], wtypes.text, int)
     def detail(self, sort_key='name', limit=None):
         return [f'detail by {sort_key}']
 
-    @query_params(REGISTRY, 'GET /boxes/plain', sort_key=SORT)
+    @query_params(REGISTRY, 'GET /boxes/validate', box=param('1.1'))
     @pecan.expose('json')
-    def plain(self, sort_key='name'):
-        return [f'plain by {sort_key}']
+    def validate(self, box=None):
+        return {'validated': box}
 
     @versioned_wsexpose(wtypes.text, wtypes.text)
     def get_one(self, ident):
@@ -65,25 +66,36 @@ def app():
         _Root(), hooks=[MicroversionHook(REGISTRY)], force_canonical=False))
 
 
-@pytest.mark.parametrize('action', ['detail', 'plain'])
-def test_the_collections_action_takes_its_query_parameters(app, action):
-    assert app.get(f'/boxes/{action}').json == [f'{action} by name']
-    assert app.get(f'/boxes/{action}?sort_key=size', headers={
-        'OpenStack-API-Version': 'box 1.1'}).json == [f'{action} by size']
-    assert app.get('/boxes/listed?sort_key=size', headers={
-        'OpenStack-API-Version': 'box 1.1'}).json == ['listed by size']
+NEW = {'OpenStack-API-Version': 'box 1.1'}
 
 
-@pytest.mark.parametrize('url', ['/boxes/name/detail', '/boxes/x/detail',
-                                 '/boxes/x/y/detail', '/boxes/name/plain',
-                                 '/boxes/name/listed', '/boxes/x/listed/'])
-def test_a_path_segment_never_fills_a_declared_query_parameter(app, url):
-    # Before, /boxes/name/detail answered the list sorted by name, and
-    # /boxes/x/detail a 400 about the query parameter sort_key.
-    response = app.get(url, expect_errors=True)
-    assert response.status_int == 404, response.body
-    (error,) = response.json['errors']
-    assert error['detail'] == f'GET {url} names no resource.'
+def test_ironic_style_urls_give_the_argument_from_the_path(app):
+    # As Ironic's /v1/nodes/<ident>/validate and /v1/chassis/<uuid>/nodes.
+    assert app.get('/boxes/b1/validate', headers=NEW).json == {
+        'validated': 'b1'}
+    assert app.get('/boxes/validate?box=b2', headers=NEW).json == {
+        'validated': 'b2'}
+    assert app.get('/boxes/b1/parts').json == ['parts of b1']
+
+
+def test_a_value_from_the_path_is_checked_as_the_query_parameter(app):
+    assert app.get('/boxes/name/detail').json == ['detail by name']
+    refused = app.get('/boxes/x/detail', expect_errors=True)
+    assert refused.status_int == 400
+    assert refused.json['errors'][0]['code'] == 'microversion.invalid_value'
+    assert 'sort_key' in refused.json['errors'][0]['detail']
+    # 'size' from 1.1, whichever way it comes.
+    for url in ('/boxes/size/detail', '/boxes/detail?sort_key=size'):
+        early = app.get(url, expect_errors=True)
+        assert early.status_int == 400
+        assert early.json['errors'][0]['code'] == (
+            'microversion.value_unavailable')
+        assert app.get(url, headers=NEW).json == ['detail by size']
+    # 'box' of validate exists from 1.1 only, from the path too.
+    early = app.get('/boxes/b1/validate', expect_errors=True)
+    assert early.status_int == 400
+    assert early.json['errors'][0]['code'] == (
+        'microversion.query_parameter_unavailable')
 
 
 def test_an_items_own_identifier_still_reaches_it(app):
