@@ -7,7 +7,7 @@ registry and compiles them once, at import.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Optional, Union
 
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
@@ -26,10 +26,14 @@ class ValueRule:
     """The allowed values of one field or query parameter, by version."""
 
     def __init__(self, ranges: dict[Any, VersionRange],
-                 versions: tuple[Version, ...], items: bool = False) -> None:
+                 versions: tuple[Version, ...], items: bool = False,
+                 read: Optional[Callable[[Any], Any]] = None) -> None:
         self.ranges = ranges
         #: the rule is for each item of a list
         self.items = items
+        #: reads a value sent as JSON as the field's type before it is
+        #: compared (a decimal's or a date's text), or ``None``
+        self.read = read
         self.allowed = {v: frozenset(value for value, r in ranges.items()
                                      if v in r)
                         for v in versions}
@@ -50,11 +54,19 @@ class ValueRule:
 
     def _check_one(self, value: Any, version: Version, subject: str,
                    unavailable_status: int) -> None:
+        key = value  # what is compared; the messages show what was sent
+        if self.read is not None:
+            try:
+                key = self.read(value)
+            except Exception:  # noqa: BLE001 - any the type's reader raises
+                raise RequestError(
+                    f'Invalid value {value!r} for {subject}.',
+                    error_code='microversion.invalid_value') from None
         allowed = self.allowed[version]
         try:
-            if value in allowed:
+            if key in allowed:
                 return
-            declared = self.ranges.get(value)
+            declared = self.ranges.get(key)
         except TypeError:  # an unhashable value (a list, a dict)
             declared = None
         if declared is not None:
@@ -73,7 +85,8 @@ def value_rule(registry: VersionRegistry, kind: str, owner: str, name: str,
                enum_values: Optional[Collection[Any]],
                values: Mapping[Any, ValueRange], *,
                value_type: type = str, items: bool = False,
-               where: Optional[str] = None) -> ValueRule:
+               where: Optional[str] = None,
+               read: Optional[Callable[[Any], Any]] = None) -> ValueRule:
     """Declare each value's range and compile the rule.
 
     :param enum_values: the complete set of values when the datatype is an
@@ -82,6 +95,8 @@ def value_rule(registry: VersionRegistry, kind: str, owner: str, name: str,
         parameters).
     :param items: the rule is for each item of a list field.
     :param where: names the declaration in errors (``Class.attribute``).
+    :param read: reads a value sent as JSON as ``value_type`` before it is
+        compared (for types JSON writes as text: decimals, dates).
     :raises ~pecan_microversions.core.errors.RegistryError: a value is not
         among ``enum_values``, a range is malformed or names an unknown
         version.
@@ -122,7 +137,7 @@ def value_rule(registry: VersionRegistry, kind: str, owner: str, name: str,
         declaration = registry.declare(kind, owner, f'{name}={value}',
                                        low, high)
         ranges[value] = declaration.range
-    return ValueRule(ranges, registry.versions, items)
+    return ValueRule(ranges, registry.versions, items, read)
 
 
 def declare_ranged(registry: VersionRegistry, kind: str, owner: str,

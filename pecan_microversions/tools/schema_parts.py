@@ -168,8 +168,7 @@ def decimal_schema(values: Optional[Iterable[decimal.Decimal]] = None, *,
 
     :param values: the values allowed (``None``: any decimal).
     :param strings: whether a request may send a value as a string (WSME
-        reads one); ``False`` where the library checks the JSON value
-        itself against declared ``values=``, which only a number equals.
+        and the library's ``values=`` checks read one).
     :param request: a request body's schema: only what a request may
         send.  Otherwise (responses, the OpenAPI documents' shared
         schemas) the string is what responses carry, marked ``readOnly``

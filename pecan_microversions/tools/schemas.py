@@ -250,18 +250,16 @@ class SchemaSet:
         versions, bounded ones listed in ``x-openstack`` ``values``.
 
         Values are written as WSME writes them (a decimal or a date as a
-        string).  The library compares the JSON a request sends with them,
-        so a request can send a decimal value only as a number
-        (:func:`~pecan_microversions.tools.schema_parts.decimal_schema`
-        with ``strings=False``).
+        string); a request may send a decimal value as that string or as
+        a number equal to it, as the library reads both
+        (:func:`~pecan_microversions.tools.schema_parts.decimal_schema`).
         """
         if self.version is None:
             clipped = {value: bounds if served is None
                        else clip(*bounds, served)
                        for value, bounds in values.items()}
             kept = {v: b for v, b in clipped.items() if b is not None}
-            schema = enum_schema(schema, kept, strings=False,
-                                 request=self.request)
+            schema = enum_schema(schema, kept, request=self.request)
             bounded = {str(json_value(value)): extension(*bounds)[
                 'x-openstack'] for value, bounds in kept.items()
                 if any(bounds)}
@@ -270,8 +268,7 @@ class SchemaSet:
             return schema
         return enum_schema(schema, [
             value for value, bounds in values.items()
-            if self.version.matches(*bounds)], strings=False,
-            request=self.request)
+            if self.version.matches(*bounds)], request=self.request)
 
 
 def _datatypes(cls: type, attr: Any, version: Optional[Version],

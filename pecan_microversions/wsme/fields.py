@@ -24,11 +24,14 @@ RegistryError` when the class is decorated, that is, at import.
 
 from __future__ import annotations
 
+import datetime
+import decimal
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Optional, TypeVar
 
 from wsme import types as wtypes
+from wsme.rest.json import fromjson
 
 from pecan_microversions.compat import wsme_dataholder
 from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
@@ -366,9 +369,18 @@ def _field_rule(registry: VersionRegistry, resource: str, cls: type,
     enum_values = (frozenset(datatype.values)
                    if isinstance(datatype, wtypes.Enum) else None)
     assert attr.values is not None
+    read = None
+    if base in _READ_FROM_TEXT:  # JSON writes it as text: read it back
+        def read(value: Any, base: type = base, kind: Any = datatype) -> Any:
+            return value if isinstance(value, base) else fromjson(kind, value)
     return value_rule(registry, 'field_value', resource, attr.name,
                       enum_values, attr.values, value_type=base, items=items,
-                      where=where)
+                      where=where, read=read)
+
+
+#: Field types JSON carries as text, whose values= are compared once read.
+_READ_FROM_TEXT = (decimal.Decimal, datetime.date, datetime.datetime,
+                   datetime.time)
 
 
 def _check_attributes(cls: type, attributes: list[Any]) -> None:
