@@ -30,8 +30,9 @@ def api(store):
 def serve():
     """Serve a WSGI app with a real cheroot server on a free local port.
 
-    ``serve(app)`` returns the base URL (``http://127.0.0.1:<port>``); the
-    servers stop at the end of the test.
+    ``serve(app)`` returns the base URL (``http://127.0.0.1:<port>``);
+    ``access_log=True`` logs each request.  The servers stop at the end of
+    the test.
     """
     import threading
 
@@ -39,9 +40,9 @@ def serve():
 
     started = []
 
-    def start(wsgi_app):
+    def start(wsgi_app, access_log=False):
         server = make_server(wsgi_app, '127.0.0.1', 0, threads=4,
-                             access_log=False)
+                             access_log=access_log)
         server.prepare()
         thread = threading.Thread(target=server.serve, daemon=True)
         thread.start()

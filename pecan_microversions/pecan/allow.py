@@ -154,10 +154,12 @@ def rest_methods(controller: pecan.rest.RestController,
     methods = {method for method, names in shape.items()
                if any(exists_at_version(getattr(controller, name, None),
                                         version) for name in names)}
+    # VersionedRestController answers HEAD like GET; its own head, if any,
+    # answers in its versions only (in shape above).
     if 'GET' in methods and getattr(controller, 'head_like_get', False) and (
             getattr(controller, 'head', None) is None):
-        methods.add('HEAD')  # VersionedRestController answers it (its own
-    return sorted(methods)  # head, if any, answers in its versions only)
+        methods.add('HEAD')
+    return sorted(methods)
 
 
 def unfilled_path(handler: Any, args: tuple[Any, ...],

@@ -35,8 +35,10 @@ def check_override(environ: dict[str, Any]) -> None:
         ``microversion.invalid_method_override`` naming the parameter.
     """
     method = environ.get('REQUEST_METHOD')
-    if method not in _SAFE or not environ.get('QUERY_STRING'):
-        return
+    query = environ.get('QUERY_STRING')
+    if method not in _SAFE or not query or (
+            '_method' not in query and '%' not in query):
+        return  # no key WebOb could read as _method: nothing to parse
     # Parsed once: WebOb keeps the result in the environ for Pecan.
     value = webob.BaseRequest(environ).GET.get('_method')
     if value is not None and value.upper() not in _SAFE:

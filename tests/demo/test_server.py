@@ -8,8 +8,6 @@ import urllib.request
 
 import pytest
 
-from pecan_microversions.demo.server import make_server
-
 
 class _Body:
     """A WSGI result that records its close(), and may fail midway."""
@@ -28,34 +26,15 @@ class _Body:
         self.closed.set()
 
 
-@pytest.fixture
-def served():
-    servers = []
-
-    def start(app):
-        server = make_server(app, '127.0.0.1', 0, threads=2)  # access log on
-        server.prepare()
-        thread = threading.Thread(target=server.serve, daemon=True)
-        thread.start()
-        servers.append((server, thread))
-        host, port = server.bind_addr[:2]
-        return f'http://{host}:{port}/'
-
-    yield start
-    for server, thread in servers:
-        server.stop()
-        thread.join(timeout=10)
-
-
 @pytest.mark.parametrize('fail', [False, True])
-def test_access_log_closes_the_apps_result(served, caplog, fail):
+def test_access_log_closes_the_apps_result(serve, caplog, fail):
     body = _Body(fail)
 
     def app(environ, start_response):
         start_response('200 OK', [('Content-Type', 'text/plain')])
         return body
 
-    url = served(app)
+    url = serve(app, access_log=True) + '/'
     with caplog.at_level(logging.INFO, logger='pecan_microversions.demo'):
         if fail:
             with pytest.raises(urllib.error.HTTPError):

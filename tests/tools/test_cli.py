@@ -11,23 +11,15 @@ import pecan_microversions.demo.app  # noqa: F401 - makes the demo's declaration
 from pecan_microversions.core.errors import LoadError
 from pecan_microversions.demo.versions import REGISTRY as DEMO
 from pecan_microversions.tools import history
-from pecan_microversions.tools.cli import (
-    load_registry,
-    main,
-)
+from pecan_microversions.tools.cli import load_registry
 from tests import history_registries as regs
+from tests.tools import run
 
 DEMO_PATH = 'pecan_microversions.demo.versions:REGISTRY'
 DEMO_IMPORT = ['--import', 'pecan_microversions.demo.app']
 CLEAN = 'tests.history_registries:CLEAN'
 BROKEN = 'tests.history_registries:BROKEN'
 SCRIPT = Path(sys.executable).parent / 'pecan-microversions'
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # -- history -------------------------------------------------------------------

@@ -6,16 +6,10 @@ import json
 import pytest
 from openapi_spec_validator import validate
 
-from pecan_microversions.tools.cli import main
+from tests.tools import run
 
 APPS = 'tests.described_apps'
 IRONIC = 'pecan_microversions.examples.ironic_style'
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize('factory', ['make_plain', 'Factory.make',

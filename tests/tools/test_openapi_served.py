@@ -13,19 +13,13 @@ from oslo_config import cfg
 from pecan_microversions.demo.versions import REGISTRY as DEMO
 from pecan_microversions.pecan.config import register_opts
 from pecan_microversions.pecan.hook import MicroversionHook
-from pecan_microversions.tools.cli import main
 from pecan_microversions.tools.openapi import openapi_document, served_range
 from tests import described_apps as apps
+from tests.tools import run
 
 REGISTRY = 'pecan_microversions.demo.versions:REGISTRY'
 CAPPED = 'tests.described_apps:make_capped_demo'
 LEGACY = 'X-OpenStack-Fleet-API-Version'
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_latest_is_the_newest_version_the_app_serves(capsys):
