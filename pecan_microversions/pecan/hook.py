@@ -92,20 +92,22 @@ class _Planned(NamedTuple):
     merged: frozenset[str]
 
 
+#: What ``after`` appends for a usual request: the headers (name, value),
+#: unless the response already has one of the names to merge (lower case;
+#: their first letters, both cases, are a cheap first test).
+_Appended = tuple[tuple[tuple[str, str], ...], str, frozenset[str]]
+
+
 class _FastPath(NamedTuple):
     limits: VersionLimits
     #: the usual header value ("<service> X.Y") of each accepted version,
-    #: and None (no header) for the default: the version and its negotiation
-    accepted: dict[Optional[str], tuple[Version, Negotiation]]
-    #: each accepted version's negotiation, response headers ready
-    negotiated: dict[Version, Negotiation]
-    #: the negotiation for requests whose headers are worked out later
-    general: Negotiation
-    #: lower-case names of the headers a controller may have set that
-    #: ``after`` must merge rather than append
-    merged: frozenset[str]
-    #: the first letters (both cases) of those names, a cheap first test
-    initials: str
+    #: and None (no header) for the default: the version, its negotiation
+    #: and what ``after`` appends
+    accepted: dict[Optional[str], tuple[Version, Negotiation, _Appended]]
+    #: what ``after`` appends for each accepted version (no legacy header)
+    appended: dict[Version, _Appended]
+    #: the negotiation every request under ``limits`` is served by
+    negotiation: Negotiation
     #: the headers of each accepted version with each legacy header (or
     #: none), for the responses ``after`` cannot simply append to
     planned: dict[tuple[Version, Optional[str]], _Planned]
@@ -114,6 +116,8 @@ class _FastPath(NamedTuple):
 _NOTHING: dict[str, Any] = {}  # read-only stand-in for a missing dict
 #: Where on_error notes the error response it rendered.
 _RENDERED_KEY = 'pecan_microversions.rendered'
+#: The routing state attribute on_route leaves an ``_Appended`` in.
+_HEADERS_ATTR = 'pecan_microversions_headers'
 
 
 class MicroversionHook(PecanHook):
@@ -217,20 +221,19 @@ class MicroversionHook(PecanHook):
                 planned[v, legacy] = _Planned(
                     hs, tuple((h.name, h.value) for h in hs),
                     frozenset(h.name.lower() for h in hs if h.mode != 'add'))
-        negotiated = {v: Negotiation(limits, self.registry,
-                                     planned[v, None].pairs)
-                      for v in versions}
-        accepted: dict[Optional[str], tuple[Version, Negotiation]] = {
-            f'{service} {v}': (v, negotiated[v]) for v in versions}
-        default = limits.default_version  # no header
-        accepted[None] = (default, negotiated[default])
+        negotiation = Negotiation(limits, self.registry)
         merged = frozenset().union(*(planned[v, None].merged
                                      for v in versions))
         initials = ''.join(sorted({c for name in merged
                                    for c in (name[0], name[0].upper())}))
-        return _FastPath(limits, accepted, negotiated,
-                         Negotiation(limits, self.registry, None), merged,
-                         initials, planned)
+        appended = {v: (planned[v, None].pairs, initials, merged)
+                    for v in versions}
+        accepted: dict[Optional[str], tuple[Version, Negotiation,
+                                            _Appended]]
+        accepted = {f'{service} {v}': (v, negotiation, appended[v])
+                    for v in versions}
+        accepted[None] = accepted[f'{service} {limits.default_version}']
+        return _FastPath(limits, accepted, appended, negotiation, planned)
 
     def on_route(self, state: Any) -> None:
         environ = plain_getattr(state.request, 'environ')
@@ -252,9 +255,11 @@ class MicroversionHook(PecanHook):
                     found = None
                     break
         if found is not None:
-            version, attrs[NEGOTIATION_ATTR] = found
+            # what after() appends, on the per-request state (_HEADERS_ATTR)
+            version, attrs[NEGOTIATION_ATTR], \
+                state.pecan_microversions_headers = found
         else:
-            attrs[NEGOTIATION_ATTR] = fast.general  # in place if we raise
+            attrs[NEGOTIATION_ATTR] = fast.negotiation
             text, legacy = requested_version_text(environ, self.registry,
                                                   self._legacy_keys)
             if legacy is not None:  # noted first: a 400 echoes it too
@@ -267,7 +272,7 @@ class MicroversionHook(PecanHook):
                 environ[ERROR_KEY] = exc
                 raise
             if legacy is None:
-                attrs[NEGOTIATION_ATTR] = fast.negotiated[version]
+                state.pecan_microversions_headers = fast.appended[version]
         attrs['api_version'] = version
         # After the version: a 4xx carries it.  Nothing to check without a
         # content type or a query string.
@@ -323,25 +328,23 @@ class MicroversionHook(PecanHook):
                         error_code='http.internal_server_error')
 
     def after(self, state: Any) -> None:
-        environ = plain_getattr(state.request, 'environ')
         response = state.response
-        attrs = environ.get(ADHOC_ATTRS_KEY) or _NOTHING
-        negotiation = attrs.get(NEGOTIATION_ATTR)
-        headers = None if negotiation is None else negotiation.headers
-        if headers is not None and plain_getattr(
+        # Set by on_route for a request negotiated the usual way; absent
+        # when it took the general way or did not run.
+        appended = getattr(state, _HEADERS_ATTR, None)
+        if appended is not None and getattr(
                 response, RESPONSE_STATUS)[0] in '123':
             # The common case: a success, no legacy header, and none of our
-            # headers or Vary set by the controller.  Append and go.
-            headerlist = plain_getattr(response, RESPONSE_HEADERLIST)
-            fast = self._fast
-            merged, initials = fast.merged, fast.initials
+            # headers (Vary included) set by the controller.  Append and go.
+            headers, initials, merged = appended
+            headerlist = getattr(response, RESPONSE_HEADERLIST)
             for name, _ in headerlist:
                 if name[0] in initials and name.lower() in merged:
                     break
             else:
                 headerlist.extend(headers)
                 return
-        self._after(state, environ, response)
+        self._after(state, plain_getattr(state.request, 'environ'), response)
 
     def _asked(self, environ: dict[str, Any], limits: VersionLimits
                ) -> tuple[Version, Optional[str]]:

@@ -29,14 +29,10 @@ LEGACY_KEY = 'pecan_microversions.legacy_header'
 
 class Negotiation(NamedTuple):
     """What the hook leaves in the environ for a request: built once per
-    version and configuration, shared (immutable) by every request."""
+    configuration, shared (immutable) by every request."""
 
     limits: VersionLimits
     registry: VersionRegistry
-    #: the response headers (name, value) to append as they are, or None
-    #: when they must be worked out after the controller (legacy header,
-    #: error)
-    headers: Optional[tuple[tuple[str, str], ...]]
 
 
 def current_request(request: Optional[Any] = None) -> Any:

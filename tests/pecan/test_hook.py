@@ -369,6 +369,28 @@ def test_success_headers(app):
     assert response.headers['Vary'] == f'{STANDARD}, {LEGACY}'
 
 
+
+@pytest.mark.parametrize('value', [None, 'widget 1.2'])
+def test_on_route_leaves_the_headers_after_appends_on_the_state(value):
+    """The usual request's headers travel on Pecan's per-request routing
+    state, under the name ``after`` reads (else every request would take
+    the general way: right, but slower)."""
+    from pecan.core import RoutingState
+
+    from pecan_microversions.pecan import hook as hook_module
+    hook = MicroversionHook(example_app.REGISTRY)
+    request = pecan.Request.blank('/', environ=environ_for(value))
+    state = RoutingState(request, pecan.Response(), None)
+    hook.on_route(state)
+    served = '1.0' if value is None else '1.2'
+    pairs, _, merged = getattr(state, hook_module._HEADERS_ATTR)
+    assert ('OpenStack-API-Version', f'widget {served}') in pairs
+    assert 'vary' in merged
+    hook.after(state)
+    assert state.response.headers['OpenStack-API-Version'] == (
+        f'widget {served}')
+    assert state.response.headerlist[-len(pairs):] == list(pairs)
+
 @pytest.mark.parametrize('accept', ACCEPTS)
 @pytest.mark.parametrize('path', ['/nowhere', '/v1/nowhere', '/v1/x/y/z'])
 def test_routing_404(app, accept, path):
