@@ -237,48 +237,55 @@ class MicroversionHook(PecanHook):
 
     def on_route(self, state: Any) -> None:
         environ = plain_getattr(state.request, 'environ')
-        # ``request.api_version = ...`` is stored here by WebOb; write it
-        # directly, without WebOb's generic __setattr__.
-        attrs = environ.get(ADHOC_ATTRS_KEY)
-        if attrs is None:
-            attrs = environ[ADHOC_ATTRS_KEY] = {}
-        fast = self._fast  # one read: consistent after a reload
         # Fast path: "<service> X.Y" exactly, X.Y accepted, or no header at
         # all (the default) and no legacy header either.  Anything else goes
         # the general way (legacy headers are not read when the standard
         # header names this service).
         raw = environ.get(STANDARD_ENVIRON_KEY)
-        found = fast.accepted.get(raw)
+        found = self._fast.accepted.get(raw)
         if raw is None:
             for key in self._legacy_environ_keys:
                 if key in environ:
                     found = None
                     break
+        # ``request.api_version = ...`` is stored here by WebOb (Pecan has
+        # made it); write it directly, without WebOb's generic __setattr__.
+        try:
+            attrs = environ[ADHOC_ATTRS_KEY]
+        except KeyError:
+            attrs = environ[ADHOC_ATTRS_KEY] = {}
         if found is not None:
             # what after() appends, on the per-request state (_HEADERS_ATTR)
-            version, attrs[NEGOTIATION_ATTR], \
+            attrs['api_version'], attrs[NEGOTIATION_ATTR], \
                 state.pecan_microversions_headers = found
         else:
-            attrs[NEGOTIATION_ATTR] = fast.negotiation
-            text, legacy = requested_version_text(environ, self.registry,
-                                                  self._legacy_keys)
-            if legacy is not None:  # noted first: a 400 echoes it too
-                environ[LEGACY_KEY] = legacy
-            try:
-                version = resolve(text, fast.limits, self.registry)
-            except RequestError as exc:
-                # Raised as is, not as a WebOb error: Pecan then leaves the
-                # response to on_error, which renders it once.
-                environ[ERROR_KEY] = exc
-                raise
-            if legacy is None:
-                state.pecan_microversions_headers = fast.appended[version]
-        attrs['api_version'] = version
+            self._negotiate(state, environ, attrs)
         # After the version: a 4xx carries it.  Nothing to check without a
         # content type or a query string.
         if environ.get('CONTENT_TYPE') or environ.get('QUERY_STRING'):
             check_encoding(environ)
             check_override(environ)
+
+    def _negotiate(self, state: Any, environ: dict[str, Any],
+                   attrs: dict[str, Any]) -> None:
+        """``on_route``'s general way: legacy headers, other spellings,
+        errors."""
+        fast = self._fast  # one read: consistent after a reload
+        attrs[NEGOTIATION_ATTR] = fast.negotiation
+        text, legacy = requested_version_text(environ, self.registry,
+                                              self._legacy_keys)
+        if legacy is not None:  # noted first: a 400 echoes it too
+            environ[LEGACY_KEY] = legacy
+        try:
+            version = resolve(text, fast.limits, self.registry)
+        except RequestError as exc:
+            # Raised as is, not as a WebOb error: Pecan then leaves the
+            # response to on_error, which renders it once.
+            environ[ERROR_KEY] = exc
+            raise
+        attrs['api_version'] = version
+        if legacy is None:
+            state.pecan_microversions_headers = fast.appended[version]
 
     def on_error(self, state: Any,
                  e: BaseException) -> Optional[webob.Response]:
@@ -346,17 +353,6 @@ class MicroversionHook(PecanHook):
                 return
         self._after(state, plain_getattr(state.request, 'environ'), response)
 
-    def _asked(self, environ: dict[str, Any], limits: VersionLimits
-               ) -> tuple[Version, Optional[str]]:
-        """The version a request asked for (the default for none or a bad
-        one) and the legacy header it used, read after the response."""
-        text, legacy = requested_version_text(environ, self.registry,
-                                              self._legacy_keys)
-        try:
-            return resolve(text, limits, self.registry), legacy
-        except RequestError:
-            return limits.default_version, None
-
     def _after(self, state: Any, environ: dict[str, Any],
                response: Any) -> None:
         """``after`` for errors, legacy headers and headers to merge."""
@@ -382,8 +378,13 @@ class MicroversionHook(PecanHook):
         limits = fast.limits if negotiation is None else negotiation.limits
         version = attrs.get('api_version') or limits.default_version
         legacy = environ.get(LEGACY_KEY)
-        if negotiation is None:  # Pecan failed before on_route
-            version, legacy = self._asked(environ, fast.limits)
+        if negotiation is None:  # Pecan failed before on_route: as asked
+            text, legacy = requested_version_text(environ, self.registry,
+                                                  self._legacy_keys)
+            try:
+                version = resolve(text, limits, self.registry)
+            except RequestError:  # the default for a bad one
+                version, legacy = limits.default_version, None
         planned = (fast.planned.get((version, legacy))
                    if limits is fast.limits else None)
         if planned is None:  # negotiated before a reload

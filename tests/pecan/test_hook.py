@@ -11,6 +11,7 @@ import urllib.parse
 
 import pecan
 import pytest
+import webob.exc
 import webtest
 from oslo_config import cfg
 
@@ -390,6 +391,31 @@ def test_on_route_leaves_the_headers_after_appends_on_the_state(value):
     assert state.response.headers['OpenStack-API-Version'] == (
         f'widget {served}')
     assert state.response.headerlist[-len(pairs):] == list(pairs)
+
+
+@pytest.mark.parametrize('headers,served,echoed', [
+    ({}, '1.0', None),
+    ({STANDARD: 'widget 1.2'}, '1.2', None),
+    ({LEGACY: '1.1'}, '1.1', '1.1'),
+    ({STANDARD: 'widget 9.9'}, '1.0', None),  # refused first, not by us
+])
+def test_headers_when_an_earlier_hook_refuses_before_ours(headers, served,
+                                                          echoed):
+    """Pecan runs ``after`` even when our ``on_route`` never ran: the
+    version the client asked for (the default for a bad one) is on the
+    error."""
+    class Refuse(pecan.hooks.PecanHook):
+        priority = 1  # before ours
+
+        def on_route(self, state):
+            raise webob.exc.HTTPForbidden()
+
+    app = webtest.TestApp(pecan.make_app(
+        example_app.RootController(), debug=False,
+        hooks=[Refuse(), MicroversionHook(example_app.REGISTRY)]))
+    response = app.get('/v1/echo', headers=headers, status=403)
+    assert_version_headers(response, served)
+    assert response.headers.get(LEGACY) == echoed
 
 @pytest.mark.parametrize('accept', ACCEPTS)
 @pytest.mark.parametrize('path', ['/nowhere', '/v1/nowhere', '/v1/x/y/z'])
