@@ -193,7 +193,7 @@ def _apply(document: Any, operation: dict[str, Any], limits: _Limits) -> Any:
         del parent[key]
         return document
     elif name == 'move':
-        _parent(document, operation['from'])
+        _resolve(document, operation['from'])  # it must exist (RFC 6902)
         if operation['path'].startswith(operation['from'] + '/'):
             # jsonpatch refuses it only inside an object: in an array it
             # would add the value into the item after the one removed.
@@ -209,9 +209,12 @@ def _length(pointer: str) -> int:
 
 
 def _parent(document: Any, pointer: str) -> Any:
-    """The object or array holding what ``pointer`` names; refuse one
-    whose last part is inside anything else (jsonpatch would index a
-    string, or fail with a TypeError)."""
+    """The object or array holding what ``pointer`` names (None for the
+    whole document, which has none); refuse one whose last part is inside
+    anything else (jsonpatch would index a string, or fail with a
+    TypeError)."""
+    if not pointer:
+        return None
     parent = _resolve(document, pointer.rpartition('/')[0])
     if not isinstance(parent, (dict, list)):
         raise jsonpatch.JsonPatchConflict(

@@ -289,3 +289,46 @@ def test_a_pointer_through_a_scalar_names_it():
     with pytest.raises(RequestError) as refused:
         patched_copy({'a': ''}, [{'op': 'add', 'path': '/a/0', 'value': 1}])
     assert "'0' is inside a string" in refused.value.detail
+
+
+_ANY_PATHS = st.one_of(st.just(''), _PATHS)
+_EVERY_OPERATION = st.one_of(
+    st.builds(lambda op, path, value: {'op': op, 'path': path,
+                                       'value': value},
+              st.sampled_from(['add', 'replace', 'test']), _ANY_PATHS,
+              _DOCUMENTS),
+    st.builds(lambda path: {'op': 'remove', 'path': path}, _ANY_PATHS),
+    st.builds(lambda op, source, path: {'op': op, 'from': source,
+                                        'path': path},
+              st.sampled_from(['copy', 'move']), _ANY_PATHS, _ANY_PATHS))
+
+
+@settings(max_examples=600, deadline=None)
+@given(document=_DOCUMENTS,
+       operations=st.lists(_EVERY_OPERATION, min_size=1, max_size=3))
+def test_every_operation_on_any_document_as_jsonpatch_or_a_400(
+        document, operations):
+    """Whole-document pointers and scalar documents included: the result
+    is jsonpatch's, or the patch is refused with a message naming the
+    problem (never an internal error's words)."""
+    try:
+        expected = jsonpatch.apply_patch(copy.deepcopy(document),
+                                         copy.deepcopy(operations))
+    except (jsonpatch.JsonPatchException,
+            jsonpointer.JsonPointerException, TypeError, KeyError,
+            IndexError, AttributeError):
+        with pytest.raises(RequestError) as refused:
+            patched_copy(document, operations)
+        assert 'index out of range' not in refused.value.detail
+        return
+    try:
+        result = patched_copy(document, operations)
+    except RequestError as refused:
+        # the library refuses what jsonpatch does wrongly: a pointer
+        # through a scalar (jsonpatch indexes the string), a move into
+        # the value's own children inside an array, '-' in an object
+        assert ('is inside a' in refused.detail
+                or 'own children' in refused.detail
+                or 'names no item' in refused.detail), refused.detail
+        return
+    assert same_json(result, expected)
