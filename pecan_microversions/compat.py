@@ -341,10 +341,8 @@ class _NoValues:
 
 
 #: The instance ``__dict__`` key of the object where a plain ``wsattr``
-#: keeps its values (``getattr(holder, key, default)``), and the empty
-#: holder to use when it is missing (nothing set yet).  The compiled views
-#: (:mod:`pecan_microversions.wsme.views`) read the holder once per object
-#: instead of once per attribute through the descriptor.
+#: keeps its values, and the empty holder for none set yet: the compiled
+#: views and readers use the holder, not each attribute's descriptor.
 DATAHOLDER_KEY = '_wsme_dataholder'
 NO_VALUES = _NoValues()
 
@@ -354,17 +352,20 @@ def dataholder(instance: Any) -> Any:
     return instance.__dict__.get(DATAHOLDER_KEY, NO_VALUES)
 
 
-def plain_attribute(attribute: Any,
-                    delegating: tuple[Any, ...] = ()) -> bool:
+def plain_attribute(attribute: Any, delegating: tuple[Any, ...] = (),
+                    method: str = '__get__') -> bool:
     """Whether reading ``attribute`` is WSME's plain ``wsattr.__get__``
-    (``getattr(dataholder(instance), key, default)``).
+    (``getattr(dataholder(instance), key, default)``); with ``method``
+    ``'__set__'``, whether setting it is ``wsattr.__set__`` (the value
+    validated, then ``setattr(dataholder(instance), key, value)``).
 
-    :param delegating: ``__get__`` functions known to do just that for
+    :param delegating: ``method`` functions known to do just that for
         this ``attribute``.
     """
     kind = type(attribute)
-    return ((kind.__get__ is wsme.types.wsattr.__get__
-             or kind.__get__ in delegating)
+    found = getattr(kind, method)
+    return ((found is getattr(wsme.types.wsattr, method)
+             or found in delegating)
             and kind._get_dataholder is wsme.types.wsattr._get_dataholder)
 
 

@@ -6,7 +6,10 @@ returns, raising the same errors in the same order, without ``fromjson``'s
 generic dispatch on every value and its attribute listing on every object.
 An object type is read by generated code, one statement per attribute (as
 :mod:`pecan_microversions.wsme.object_views` writes one); each attribute is
-still set through its descriptor, so WSME checks every value as it does.
+set through its descriptor, so WSME checks every value as it does, but for
+a ``str`` a plain text, ``StringType`` or ``Enum`` attribute would store as
+it is (the right type, length and value): the reader stores it in the
+object's data holder directly.
 
 Datatypes ``fromjson`` was extended for (``fromjson.when_object`` or
 ``when_type`` beyond WSME's own) are read by ``fromjson`` itself.  Readers
@@ -19,13 +22,19 @@ from __future__ import annotations
 import functools
 import keyword
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Optional
 
 import wsme.exc
 from wsme import types as wtypes
 from wsme.rest.json import fromjson
 
-from pecan_microversions.compat import FROMJSON_FUNCTIONS, dispatch_class
+from pecan_microversions.compat import (
+    FROMJSON_FUNCTIONS,
+    dispatch_class,
+    plain_attribute,
+    wsme_dataholder,
+)
+from pecan_microversions.wsme.fields import VersionedAttr
 
 __all__ = ['Reader', 'reader']
 
@@ -85,6 +94,43 @@ def _build(datatype: Any, building: dict[Any, list[Reader]]) -> Reader:
     return _as_it_is
 
 
+def _stored_as_is(cls: type, attr: Any, index: int,
+                  namespace: dict[str, Any]) -> Optional[str]:
+    """The test on a value ``v`` under which reading it and setting it on
+    ``attr`` stores ``v`` itself in the data holder, or None if there is no
+    such test: a ``str`` for a text attribute, one of the right length for
+    a ``StringType`` with no pattern, one of the values for an ``Enum`` of
+    text; set by ``wsattr.__set__`` (``VersionedAttr``'s adds nothing
+    without a hidden default), on a class with no ``__setattr__``."""
+    delegating = (VersionedAttr.__set__,) if (
+        isinstance(attr, VersionedAttr) and attr.plain_read) else ()
+    if not (cls.__setattr__ is object.__setattr__
+            and plain_attribute(attr, delegating, '__set__')):
+        return None
+    datatype, test = attr.datatype, 'v.__class__ is str'
+    if datatype is wtypes.text:
+        return test
+    kind = type(datatype)
+    if kind is wtypes.StringType and datatype.pattern is None:
+        namespace[f'lo{index}'] = datatype.min_length
+        namespace[f'hi{index}'] = datatype.max_length
+        return test + ''.join(
+            f' and {bound}{index} {op} len(v)' for bound, op, limit in (
+                ('lo', '<=', datatype.min_length),
+                ('hi', '>=', datatype.max_length)) if limit is not None)
+    if kind is wtypes.Enum and datatype.basetype is wtypes.text:
+        namespace[f'values{index}'] = datatype.values
+        return test + f' and v in values{index}'
+    return None
+
+
+def _set(target: str, key: str, index: int) -> str:
+    """The statement setting attribute ``key`` of ``target`` to ``v``."""
+    if key.isascii() and key.isidentifier() and not keyword.iskeyword(key):
+        return f'{target}.{key} = v'
+    return f'setattr({target}, k{index}, v)'  # NFKC: see views
+
+
 def _as_it_is(value: Any) -> Any:
     return value
 
@@ -126,6 +172,9 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
         'UnknownAttribute': wsme.exc.UnknownAttribute,
         'InvalidInput': wsme.exc.InvalidInput,
         'validate_value': wtypes.validate_value}
+    stored = [None if getattr(attr, 'readonly', False)
+              else _stored_as_is(cls, attr, i, namespace)
+              for i, attr in enumerate(attributes)]
     lines = ['def read(value):',
              '    if value is None:',
              '        return None',
@@ -133,29 +182,37 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
              '    keys = value.keys()',
              '    if not keys <= NAMES:',
              '        raise UnknownAttribute(None, set(keys) - NAMES)']
+    plain = [attr for attr, test in zip(attributes, stored, strict=True)
+             if test]
+    if plain:
+        namespace['holder'] = functools.partial(wsme_dataholder, plain[0])
+        lines.append('    h = holder(obj)')
     for i, attr in enumerate(attributes):
         name = repr(attr.name)
         item = _compile(attr.datatype, building)
         namespace[f'r{i}'] = item
+        namespace[f'k{i}'] = attr.key
         lines += [f'    if {name} in value:',
-                  f'        v = value[{name}]',
-                  '        try:']
-        if item is _TEXT:  # the call skipped for a str, kept as it is
-            lines.append(f'            v = v if v.__class__ is str else r{i}(v)')
+                  f'        v = value[{name}]']
+        pad = '        '
+        if stored[i]:  # as the descriptor would store it, without it
+            lines += [f'        if {stored[i]}:',
+                      f'            {_set("h", attr.key, i)}',
+                      '        else:']
+            pad += '    '
+        lines.append(pad + 'try:')
+        if item is _TEXT and not stored[i]:  # no call for a str
+            lines.append(pad + f'    v = v if v.__class__ is str else r{i}(v)')
         else:
-            lines.append(f'            v = r{i}(v)')
-        lines += ['        except UnknownAttribute as exc:',
-                  f'            exc.add_fieldname({name})',
-                  '            raise']
+            lines.append(pad + f'    v = r{i}(v)')
+        lines += [pad + 'except UnknownAttribute as exc:',
+                  pad + f'    exc.add_fieldname({name})',
+                  pad + '    raise']
         if getattr(attr, 'readonly', False):
-            lines.append(f'        raise InvalidInput({name}, v, '
+            lines.append(pad + f'raise InvalidInput({name}, v, '
                          "'Cannot set read only field.')")
-        elif (attr.key.isascii() and attr.key.isidentifier()
-              and not keyword.iskeyword(attr.key)):  # NFKC: see views
-            lines.append(f'        obj.{attr.key} = v')
         else:
-            namespace[f'k{i}'] = attr.key
-            lines.append(f'        setattr(obj, k{i}, v)')
+            lines.append(pad + _set('obj', attr.key, i))
         if attr.mandatory:
             lines += ['    else:',
                       f'        raise InvalidInput({name}, None, '

@@ -101,8 +101,42 @@ class Gadget(wtypes.Base):
     count = versioned(int, '1.1', mandatory=True)
 
 
+class Upper(wtypes.StringType):
+    """A string type of the service's own: its validate converts."""
+
+    def validate(self, value):
+        return super().validate(value).upper()
+
+
+class Stored(wtypes.Base):
+    """Text attributes the readers store directly, and look-alikes they
+    must leave to WSME's descriptors."""
+
+    plain = wtypes.text
+    bounded = wtypes.StringType(min_length=2, max_length=3)
+    at_most = wtypes.StringType(max_length=2)
+    patterned = wtypes.StringType(pattern='^r')
+    colour = wtypes.Enum(str, 'red', 'green')
+    number = wtypes.Enum(int, 1, 2)
+    upper = Upper(max_length=3)
+    hidden = versioned(wtypes.StringType(max_length=3), '1.1', default='x')
+    shown = versioned(wtypes.Enum(str, 'red', 'ab'), '1.1')
+
+
+class Guarded(wtypes.Base):
+    """A class with a ``__setattr__`` of its own sees every value."""
+
+    word = wtypes.text
+    label = wtypes.StringType(max_length=3)
+
+    def __setattr__(self, name, value):
+        if isinstance(value, str):
+            value = value + '!'
+        super().__setattr__(name, value)
+
+
 TYPES = [Every, Leaf, Tree, Gadget, Node, [Leaf], {wtypes.text: Leaf},
-         wtypes.text, int, CELSIUS, Special]
+         wtypes.text, int, CELSIUS, Special, Stored, Guarded]
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-20, 20),
                     st.floats(allow_nan=False, allow_infinity=False),
@@ -118,7 +152,8 @@ KEYS = ['text', 'raw', 'binary', 'whole', 'real', 'flag', 'price', 'day',
         'leaves', 'by_name', 'numbers', 'special', 'uuid', 'must',
         'public-name', 'public', 'word', 'size', 'label', 'children', 'name',
         'note', 'old', 'new', 'count', 'hardware_type', 'owner',
-        'description', 'unknown']
+        'description', 'unknown', 'plain', 'bounded', 'at_most',
+        'patterned', 'number', 'upper', 'hidden', 'shown']
 OBJECTS = st.dictionaries(st.sampled_from(KEYS), JSON, max_size=6)
 VALUES = st.one_of(OBJECTS, JSON,
                    st.lists(OBJECTS, max_size=2),
@@ -212,3 +247,38 @@ def test_a_reader_is_compiled_once():
     assert reader(Every) is reader(Every)
     assert reader(Tree)({'children': [{'label': 'x'}]}).children[0].label \
         == 'x'
+
+
+@pytest.mark.parametrize('cls, body, expected', [
+    (Stored, {'plain': 'p', 'bounded': 'abc', 'colour': 'red',
+              'upper': 'ab', 'patterned': 'rx', 'hidden': 'ab',
+              'shown': 'red'},
+     {'plain': 'p', 'bounded': 'abc', 'colour': 'red', 'upper': 'AB',
+      'patterned': 'rx', 'hidden': 'ab', 'shown': 'red'}),
+    (Guarded, {'word': 'w', 'label': 'ab'}, {'word': 'w!', 'label': 'ab!'}),
+])
+def test_values_stored_directly_are_what_the_descriptors_store(
+        cls, body, expected):
+    got = reader(cls)(body)
+    assert {k: getattr(got, k) for k in expected} == expected
+    assert _state(got) == _state(fromjson(cls, body))
+
+
+@pytest.mark.parametrize('key, value, message', [
+    ('bounded', 'a', 'minimum character requirement of 2'),
+    ('bounded', 'abcd', 'maximum character requirement of 3'),
+    ('at_most', 'abc', 'maximum character requirement of 2'),
+    ('colour', 'blue', 'Value should be one of'),
+    ('patterned', 'x', 'Value should match the pattern'),
+    ('number', 3, 'Value should be one of'),
+    ('plain', 5, "Wrong type. Expected '<class 'str'>'"),
+    ('upper', 'abcd', 'maximum character requirement of 3'),
+])
+def test_values_not_stored_directly_are_refused_as_wsme_refuses_them(
+        key, value, message):
+    with pytest.raises(wsme.exc.InvalidInput) as expected:
+        fromjson(Stored, {key: value})
+    with pytest.raises(wsme.exc.InvalidInput) as got:
+        reader(Stored)({key: value})
+    assert message in str(got.value)
+    assert str(got.value) == str(expected.value)
