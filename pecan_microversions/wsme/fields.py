@@ -24,17 +24,14 @@ RegistryError` when the class is decorated, that is, at import.
 
 from __future__ import annotations
 
-import datetime
-import decimal
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Optional, TypeVar
 
 from wsme import types as wtypes
-from wsme.rest.json import fromjson
 
 from pecan_microversions.compat import wsme_dataholder
-from pecan_microversions.core.contract import ValueRange, ValueRule, value_rule
+from pecan_microversions.core.contract import ValueRange, ValueRule
 from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import (
     InvalidDeclarationError,
@@ -51,6 +48,7 @@ from pecan_microversions.core.version import (
     as_version,
 )
 from pecan_microversions.wsme.specs import (
+    field_rule,
     field_specs,
     older_types,
     rename_groups,
@@ -185,7 +183,7 @@ class Binding:
                                                *attr.range)
                 low, high = declaration.min_version, declaration.max_version
                 if attr.values is not None:
-                    self.values[attr.name] = _field_rule(
+                    self.values[attr.name] = field_rule(
                         registry, resource, cls, attr)
             else:
                 registry.declare('field', resource, attr.name)
@@ -348,39 +346,6 @@ def _parse(what: str, value: Optional[VersionLike]) -> Optional[Version]:
         return as_version(value)
     except InvalidVersion as exc:
         raise UnknownVersionError(f'versioned() {what}: {exc}') from None
-
-
-def _field_rule(registry: VersionRegistry, resource: str, cls: type,
-                attr: VersionedAttr) -> ValueRule:
-    """The value rule of ``attr`` (each item's, for a list field)."""
-    where = f'{cls.__qualname__}.{attr.key}'
-    datatype = attr.datatype
-    items = isinstance(datatype, wtypes.ArrayType)
-    if items:
-        datatype = datatype.item_type
-    base = datatype
-    while isinstance(base, wtypes.UserType):
-        base = base.basetype
-    if not isinstance(base, type) or wtypes.iscomplex(base) or isinstance(
-            datatype, (wtypes.ArrayType, wtypes.DictType)):
-        raise InvalidDeclarationError(
-            f'{where}: values= needs a field of single values (text, int, '
-            f'an Enum, or a list of them), not {attr.datatype!r}.')
-    enum_values = (frozenset(datatype.values)
-                   if isinstance(datatype, wtypes.Enum) else None)
-    assert attr.values is not None
-    read = None
-    if base in _READ_FROM_TEXT:  # JSON writes it as text: read it back
-        def read(value: Any, base: type = base, kind: Any = datatype) -> Any:
-            return value if isinstance(value, base) else fromjson(kind, value)
-    return value_rule(registry, 'field_value', resource, attr.name,
-                      enum_values, attr.values, value_type=base, items=items,
-                      where=where, read=read)
-
-
-#: Field types JSON carries as text, whose values= are compared once read.
-_READ_FROM_TEXT = (decimal.Decimal, datetime.date, datetime.datetime,
-                   datetime.time)
 
 
 def _check_attributes(cls: type, attributes: list[Any]) -> None:

@@ -1,25 +1,33 @@
-"""The fields of a WSME type as conversion sees them, and its renames.
+"""The fields of a WSME type as conversion sees them, its renames and value
+rules.
 
 :func:`field_specs` turns a bound type's attributes into
 :class:`~pecan_microversions.core.representations.FieldSpec` objects: a
 ``replaces`` chain becomes its newest attribute with ``Renamed`` changes,
 and each field carries its ``changes=`` and its type's name;
-:func:`rename_groups` checks and chains the ``replaces`` declarations.
+:func:`rename_groups` checks and chains the ``replaces`` declarations, and
+:func:`field_rule` builds a field's ``values=`` rule.
 """
 
 from __future__ import annotations
 
+import datetime
+import decimal
 from collections.abc import Mapping
 from typing import Any, Optional
 
 from wsme import types as wtypes
+from wsme.rest.json import fromjson
 
 from pecan_microversions.core import field_rules
+from pecan_microversions.core.contract import ValueRule, value_rule
+from pecan_microversions.core.errors import InvalidDeclarationError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import FieldSpec, Renamed, Retype
 from pecan_microversions.core.version import Version
 
-__all__ = ['field_specs', 'older_types', 'rename_groups', 'type_name']
+__all__ = ['field_rule', 'field_specs', 'older_types', 'rename_groups',
+           'type_name']
 
 
 def field_specs(attributes: list[Any], groups: tuple[tuple[str, ...], ...],
@@ -85,3 +93,41 @@ def rename_groups(cls: type, attributes: list[Any],
         {a.key: ranges[a.name] for a in attributes},
         where=lambda key: f'{cls.__qualname__}.{key}',
         kind=f'attribute of {cls.__qualname__}')
+
+
+def field_rule(registry: VersionRegistry, resource: str, cls: type,
+               attr: Any) -> ValueRule:
+    """The value rule of ``attr``, a ``versioned()`` attribute of ``cls``
+    declaring ``values=`` (each item's, for a list field).
+
+    :raises ~pecan_microversions.core.errors.InvalidDeclarationError: the
+        field does not hold single values.
+    """
+    where = f'{cls.__qualname__}.{attr.key}'
+    datatype = attr.datatype
+    items = isinstance(datatype, wtypes.ArrayType)
+    if items:
+        datatype = datatype.item_type
+    base = datatype
+    while isinstance(base, wtypes.UserType):
+        base = base.basetype
+    if not isinstance(base, type) or wtypes.iscomplex(base) or isinstance(
+            datatype, (wtypes.ArrayType, wtypes.DictType)):
+        raise InvalidDeclarationError(
+            f'{where}: values= needs a field of single values (text, int, '
+            f'an Enum, or a list of them), not {attr.datatype!r}.')
+    enum_values = (frozenset(datatype.values)
+                   if isinstance(datatype, wtypes.Enum) else None)
+    assert attr.values is not None
+    read = None
+    if base in _READ_FROM_TEXT:  # JSON writes it as text: read it back
+        def read(value: Any, base: type = base, kind: Any = datatype) -> Any:
+            return value if isinstance(value, base) else fromjson(kind, value)
+    return value_rule(registry, 'field_value', resource, attr.name,
+                      enum_values, attr.values, value_type=base, items=items,
+                      where=where, read=read)
+
+
+#: Field types JSON carries as text, whose values= are compared once read.
+_READ_FROM_TEXT = (decimal.Decimal, datetime.date, datetime.datetime,
+                   datetime.time)
