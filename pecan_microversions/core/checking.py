@@ -19,8 +19,9 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionRange
 
 __all__ = ['OPERATIONS', 'FieldContract', 'check_available', 'check_member',
-           'check_present', 'check_value', 'operation_name', 'patch_error',
-           'pointer_parts', 'touched_fields', 'unseen_value_error']
+           'check_present', 'check_value', 'is_read_only', 'operation_name',
+           'patch_error', 'pointer_parts', 'touched_fields',
+           'unseen_value_error']
 
 #: The operations of a JSON patch (RFC 6902).
 OPERATIONS = ('add', 'remove', 'replace', 'move', 'copy', 'test')
@@ -50,6 +51,21 @@ class FieldContract(Protocol):
     def visible(self) -> Mapping[Version, frozenset[str]]:
         """The fields each version has."""
 
+    @property
+    def readonly(self) -> Mapping[Version, frozenset[str]]:
+        """The fields a request may not set at each version: those declared
+        read-only and those computed there (see :func:`~pecan_microversions.
+        core.field_rules.read_only_fields`)."""
+
+
+def is_read_only(contract: Optional[FieldContract], name: str,
+                 version: Version, declared: bool = False) -> bool:
+    """Whether a request at ``version`` may not set or change ``name``:
+    ``declared`` read-only, or read-only at ``version`` by ``contract``'s
+    table (a field computed there)."""
+    return declared or (contract is not None
+                        and name in contract.readonly[version])
+
 
 def check_available(contract: FieldContract, name: str, version: Version,
                     label: str) -> None:
@@ -75,13 +91,14 @@ def check_value(contract: FieldContract, name: str, value: Any,
 
 
 def check_member(contract: Optional[FieldContract], name: str, value: Any,
-                 version: Version, label: str, *, readonly: bool,
+                 version: Version, label: str, *, readonly: bool = False,
                  mandatory: bool) -> bool:
     """Check one member a request sets; ``False`` when it is a null the
     registry's ``null_as_absent`` takes as absent (leave it out).
 
     Without a contract (a type with no versioned fields) only ``readonly``
-    and ``mandatory`` apply.
+    and ``mandatory`` apply; with one, a field its table makes read-only at
+    ``version`` (computed there) is refused as a declared one is.
 
     :raises RequestError: the field is unavailable, its value is not allowed,
         it is read-only, or it is mandatory and null.
@@ -92,7 +109,7 @@ def check_member(contract: Optional[FieldContract], name: str, value: Any,
             return False
         check_available(contract, name, version, label)
         check_value(contract, name, value, version, label)
-    if readonly:
+    if is_read_only(contract, name, version, readonly):
         raise RequestError(f'Field {label!r} is read-only.',
                        error_code='microversion.read_only_field')
     if value is None and mandatory:

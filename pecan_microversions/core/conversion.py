@@ -178,8 +178,8 @@ class Conversion:
     def up(self, body: Mapping[str, Any], version: Version) -> dict[str, Any]:
         """``body``, sent at ``version``, in the newest representation.
 
-        Computed fields are dropped; keys the version does not declare are
-        kept as they are (the request checks refuse them).
+        Computed fields are dropped and keys the version does not declare
+        are kept as they are: the request checks refuse both.
         """
         if not isinstance(body, Mapping):
             return body  # type: ignore[unreachable]

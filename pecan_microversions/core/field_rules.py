@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pecan_microversions.core.conversion import Conversion
 
 __all__ = ['check_field', 'check_no_renamed', 'check_value_maps',
-           'conversion_specs', 'rename_groups']
+           'conversion_specs', 'read_only_fields', 'rename_groups']
 
 _Ranges = Mapping[str, tuple[Optional[Version], Optional[Version]]]
 
@@ -32,6 +32,21 @@ def check_field(where: str, mandatory: bool, readonly: bool) -> None:
         raise InvalidDeclarationError(
             f'{where} is both mandatory and read-only: no request could '
             'send it, and none could leave it out.')
+
+
+def read_only_fields(conversion: Conversion, declared: Iterable[str]
+                     ) -> dict[Version, frozenset[str]]:
+    """Per version, the public names of the fields a request may not set:
+    those ``declared`` read-only, and those the version shows computed
+    (:class:`~pecan_microversions.core.representations.Computed`), with or
+    without ``readonly=True``: what a client sends for a computed field
+    could not be stored.  Bodies and patches are checked against this
+    one table, as responses are filtered by the fields each version has.
+    """
+    declared = frozenset(declared)
+    return {version: declared.union(step.key for step in conversion.plan(
+        version) if step.compute is not None)
+        for version in conversion.registry.versions}
 
 
 def check_no_renamed(where: str, name: str, changes: Iterable[Any]) -> None:

@@ -69,7 +69,9 @@ class ValueMap:
 class Computed:
     """The field's value is ``compute(newest object)`` at versions up to
     ``max_version`` (``None``: every version the field exists at).  A
-    computed field is read-only: what clients send for it is not stored.
+    computed field is read-only at those versions, declared ``readonly`` or
+    not: bodies and patches that set it there are refused, since what
+    clients send for it could not be stored.
     ``compute`` must not change what it is given (the response is written
     from the same values).
 

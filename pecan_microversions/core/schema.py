@@ -49,6 +49,7 @@ from pecan_microversions.core.field_rules import (
     check_no_renamed,
     check_value_maps,
     conversion_specs,
+    read_only_fields,
     rename_groups,
 )
 from pecan_microversions.core.patching import RenameGroups, patched_copy
@@ -85,7 +86,8 @@ def field(min_version: Optional[VersionLike] = None,
     :param replaces: the field this one renames; its ``max_version`` must
         come before this one's ``min_version``.
     :param mandatory: a request body must carry it (at versions that have it).
-    :param readonly: a request may not set or patch it.
+    :param readonly: a request may not set or patch it.  A field is also
+        read-only at the versions a ``Computed`` change computes it at.
     :param changes: how older versions show it (``ValueMap``, ``Computed``,
         ``Retype``; see :doc:`conversion`); a rename is ``replaces=``.
     """
@@ -144,15 +146,20 @@ class Schema:
         self.visible = {v: frozenset(n for n, r in self.ranges.items()
                                      if v.matches(*r))
                         for v in registry.versions}
-        #: the mandatory fields each version has
-        self.mandatory = {
-            v: tuple(n for n in self.fields
-                     if self.fields[n].mandatory and n in self.visible[v])
-            for v in registry.versions}
-        #: the computed fields each version has (they cannot change)
+        #: the computed fields each version has
         self.computed = {v: frozenset(s.key for s in self.conversion.plan(v)
                                       if s.compute is not None)
                          for v in registry.versions}
+        #: the fields a request may not set at each version: read-only
+        #: ones, and those computed there (bodies and patches are refused)
+        self.readonly = read_only_fields(self.conversion, (
+            n for n, spec in self.fields.items() if spec.readonly))
+        #: the mandatory fields each version has (not one computed there)
+        self.mandatory = {
+            v: tuple(n for n in self.fields
+                     if self.fields[n].mandatory and n in self.visible[v]
+                     and n not in self.readonly[v])
+            for v in registry.versions}
         #: rename groups whose versions see different values (changes=)
         self._converted = frozenset(
             g for g in self.groups if self.fields[g[0]].changes)
@@ -211,16 +218,17 @@ class Schema:
         """Check a request body; return it ready for the service: in the
         newest representation, to store as it is.
 
-        Refuses (naming the field) an unknown or read-only field, a field
-        ``version`` lacks (the registry's ``unavailable_status``), a value
-        outside its range, ``null`` or nothing for a mandatory field.  The
+        Refuses (naming the field) an unknown or read-only field (one
+        computed at ``version`` is read-only there), a field ``version``
+        lacks (the registry's ``unavailable_status``), a value outside its
+        range, ``null`` or nothing for a mandatory field.  The
         copy returned carries a renamed field's value under every name;
         a field whose values change between versions (``changes=``) is
         converted up to the newest representation under its newest name,
         as :meth:`~pecan_microversions.core.conversion.Conversion.up`
         converts it (a renamed one also keeps the value sent under the
-        version's name); a computed field, and the nulls the registry's
-        ``null_as_absent`` accepted, are left out.
+        version's name); the nulls the registry's ``null_as_absent``
+        accepted are left out.
 
         :raises ~pecan_microversions.core.errors.RequestError: naming the problem.
         """
@@ -234,7 +242,7 @@ class Schema:
                 raise RequestError(f'Unknown field {name!r}.',
                                error_code='microversion.unknown_field')
             if check_member(self, name, value, version, name,
-                            readonly=spec.readonly, mandatory=spec.mandatory):
+                            mandatory=spec.mandatory):
                 result[name] = value
         check_present(self.mandatory[version], result)
         for sent, group in self._plain_renames[version]:
@@ -245,8 +253,6 @@ class Schema:
         if converting:  # to the newest representation, by newest name
             result.update(self.conversion.up(
                 {name: result[name] for name in converting}, version))
-        for name in self.computed[version].intersection(result):
-            del result[name]  # what clients send for it is not stored
         return result
 
     def check_patch(self, patch: Any, version: Version) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from pecan_microversions.core.checking import (
     FieldContract,
     check_available,
     check_value,
+    is_read_only,
     operation_name,
     patch_error,
     pointer_parts,
@@ -37,11 +38,7 @@ class PatchedSchema(FieldContract, Protocol):
 
     @property
     def fields(self) -> Mapping[str, Any]:
-        """Each field's declaration (``mandatory``, ``readonly``)."""
-
-    @property
-    def computed(self) -> Mapping[Version, frozenset[str]]:
-        """The computed fields at each version."""
+        """Each field's declaration (``mandatory``)."""
 
     @property
     def mandatory(self) -> Mapping[Version, Collection[str]]:
@@ -124,12 +121,8 @@ def _pointer(schema: PatchedSchema, op: Mapping[str, Any], member: str,
         raise patch_error(f'{where}: "-" in {pointer!r} names no item; '
                           'it only ends the path of an add, copy or move.')
     check_available(schema, name, version, name)
-    if changes and spec.readonly:
+    if changes and is_read_only(schema, name, version):  # computed too
         raise RequestError(f'{where}: field {name!r} is read-only.',
-                           error_code='microversion.read_only_field')
-    if changes and name in schema.computed[version]:
-        raise RequestError(f'{where}: field {name!r} of {schema.resource} '
-                           'is computed and cannot be changed.',
                            error_code='microversion.read_only_field')
     if removes and whole and spec.mandatory:
         raise RequestError(f'{where}: mandatory field {name!r} cannot be '

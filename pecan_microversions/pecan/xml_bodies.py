@@ -102,7 +102,8 @@ def _xml_value(datatype: Any, element: Any, label: str,
                      {a.name: a.datatype for a in attributes}, version,
                      None if binding is None
                      else binding.converted[version],
-                     frozenset(a.name for a in attributes if a.readonly))
+                     frozenset(a.name for a in attributes if a.readonly)
+                     if binding is None else binding.readonly[version])
     elif len(element):
         raise _xml_error(f'{label!r} holds a value, not the element '
                          f'<{element[0].tag}>.')

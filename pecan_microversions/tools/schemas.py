@@ -11,8 +11,9 @@ A type's schema at a version has exactly the fields that exist there, the
 field values allowed there (``enum``), the WSME constraints (string lengths
 and patterns, integer bounds, formats of dates and UUIDs), ``required`` for
 mandatory fields and ``additionalProperties: false``.  A request body schema
-leaves out read-only fields, which a request may not send; the OpenAPI
-documents (:mod:`pecan_microversions.tools.openapi`) use the same schemas with
+leaves out read-only fields (and those computed at the version), which a
+request may not send; the OpenAPI documents
+(:mod:`pecan_microversions.tools.openapi`) use the same schemas with
 ``readOnly`` marks.  Without a version (``None``) a schema holds every field
 and value of every served version, each bounded one marked with an
 ``x-openstack`` extension: ``{"min-ver": "1.1", "max-ver": "1.5"}``.
@@ -185,13 +186,15 @@ class SchemaSet:
                 if clipped is None:
                     continue  # only at versions no longer served
                 low, high = clipped
-            if attr.readonly and self.request:
+            computed = _computed(cls, attr.name, self.version, (low, high))
+            readonly = attr.readonly or (bool(computed) and all(computed))
+            if readonly and self.request:
                 continue
             mandatory = attr.mandatory or (
                 ranges is not None and attr.name in ranges.mandatory)
             values = None if ranges is None else ranges.values.get(attr.name)
             variants = [
-                (self._field(datatype, values, attr.readonly, mandatory,
+                (self._field(datatype, values, readonly, mandatory,
                              served), bounds)
                 for datatype, bounds in _datatypes(cls, attr, self.version,
                                                    (low, high), served)]
@@ -200,9 +203,9 @@ class SchemaSet:
             else:  # combined, retyped: each type with its range
                 schema = {'anyOf': [{**v, **extension(*b)}
                                     for v, b in variants]}
-                if attr.readonly:
+                if readonly:
                     schema['readOnly'] = True
-            if mandatory and not attr.readonly and (
+            if mandatory and not readonly and not any(computed) and (
                     self.version is not None or (low is None
                                                  and high is None)):
                 required.append(attr.name)  # (combined: if always there)
@@ -269,6 +272,20 @@ class SchemaSet:
         return enum_schema(schema, [
             value for value, bounds in values.items()
             if self.version.matches(*bounds)], request=self.request)
+
+
+def _computed(cls: type, name: str, version: Optional[Version],
+              bounds: _Range) -> list[bool]:
+    """Whether field ``name`` is computed, so read-only, at ``version``
+    (one flag) or, without one, at each version of ``bounds``."""
+    binding = binding_of(cls)
+    if binding is None:
+        return []
+    readonly = binding.readonly
+    if version is not None:
+        return [name in readonly.get(version, ())]  # unknown: refused later
+    return [name in readonly[v] for v in binding.registry.versions
+            if v.matches(*bounds)]
 
 
 def _datatypes(cls: type, attr: Any, version: Optional[Version],

@@ -7,7 +7,8 @@ name the public field names and nothing is silently dropped:
   rejected with the registry's ``unavailable_status`` (400, or 406), naming
   the field, the requested version and the versions that have it.
 * :func:`check_patch`: an RFC 6902 JSON patch; every ``path`` (and
-  ``from``) is checked the same way, plus read-only and mandatory fields.
+  ``from``) is checked the same way, plus read-only and mandatory fields
+  (a field computed at the version is read-only there).
 * :func:`~pecan_microversions.wsme.patching.apply_patch` checks, applies
   and judges the effect of a patch on a document.
 
@@ -27,6 +28,7 @@ from pecan_microversions.core.checking import (
     check_available,
     check_member,
     check_present,
+    is_read_only,
     operation_name,
     patch_error,
     pointer_parts,
@@ -232,7 +234,7 @@ def _members(cls: type, binding: Optional[Binding], version: Version
             here = (attr.datatype if binding is None
                     else binding.datatype_at(name, version))
             members[name] = _Member(
-                bool(attr.readonly),
+                is_read_only(binding, name, version, bool(attr.readonly)),
                 is_mandatory(attr, binding, name, version), here,
                 here is not attr.datatype,
                 isinstance(here, (wtypes.ArrayType, wtypes.DictType)) or (
@@ -323,7 +325,8 @@ def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
                                error_code='microversion.unknown_field')
             if binding is not None:
                 check_available(binding, part, version, label)
-            if changes and attr.readonly:
+            if changes and is_read_only(binding, part, version,
+                                        attr.readonly):  # computed too
                 raise RequestError(f'{where}: field {label!r} is read-only.',
                                error_code='microversion.read_only_field')
             attr_name = part

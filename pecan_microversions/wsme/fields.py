@@ -38,9 +38,13 @@ from pecan_microversions.core.errors import (
     InvalidVersion,
     UnknownVersionError,
 )
-from pecan_microversions.core.field_rules import check_field, check_value_maps
+from pecan_microversions.core.field_rules import (
+    check_field,
+    check_value_maps,
+    read_only_fields,
+)
 from pecan_microversions.core.registry import VersionRegistry
-from pecan_microversions.core.representations import Change
+from pecan_microversions.core.representations import Change, Computed
 from pecan_microversions.core.version import (
     Version,
     VersionLike,
@@ -65,9 +69,10 @@ class VersionedAttr(wtypes.wsattr):
     """A :class:`wsme.types.wsattr` that exists only in a version range.
 
     Made by :func:`versioned`.  ``min_version``/``max_version`` are the declared
-    bounds (``None``: unbounded); ``mandatory`` for a bounded attribute is
-    enforced only at the versions where it exists (by the request checks of
-    :mod:`pecan_microversions.wsme.checking`), so WSME itself sees it optional.
+    bounds (``None``: unbounded); ``mandatory`` for a bounded or computed
+    attribute is enforced only at the versions where it exists and is not
+    computed (by the request checks of :mod:`pecan_microversions.wsme.
+    checking`), so WSME itself sees it optional.
     """
 
     def __init__(self, datatype: Any, *, min_version: Optional[VersionLike],
@@ -76,8 +81,9 @@ class VersionedAttr(wtypes.wsattr):
                  replaces: Optional[str], mandatory: bool, name: Optional[str],
                  default: Any, readonly: bool,
                  changes: tuple[Change, ...] = ()) -> None:
-        bounded = min_version is not None or max_version is not None
-        super().__init__(datatype, mandatory=mandatory and not bounded,
+        per_version = (min_version is not None or max_version is not None
+                       or any(isinstance(c, Computed) for c in changes))
+        super().__init__(datatype, mandatory=mandatory and not per_version,
                          name=name, default=default, readonly=readonly)
         self.range = VersionRange(_parse('min_version', min_version),
                                   _parse('max_version', max_version),
@@ -144,7 +150,8 @@ def versioned(datatype: Any, min_version: Optional[VersionLike] = None,
     :param mandatory: as for ``wsattr``.
     :param name: as for ``wsattr``.
     :param default: as for ``wsattr``.
-    :param readonly: as for ``wsattr``.
+    :param readonly: as for ``wsattr``; a field is also read-only at the
+        versions a ``Computed`` change computes it at.
     :param changes: how older versions show it (``ValueMap``, ``Computed``,
         ``Renamed``, ``Retype``; see :doc:`conversion`).
 
@@ -198,7 +205,7 @@ class Binding:
         self.renames: dict[Version, tuple[tuple[str, tuple[str, ...]],
                                           ...]] = {}
         name_of = {a.key: a.name for a in attributes}
-        self.mandatory: dict[Version, tuple[str, ...]] = {}
+        mandatory: dict[Version, list[str]] = {}
         for v in versions:
             shown = [a for a in attributes if v.matches(*self.ranges[a.name])]
             shown_keys = {a.key for a in shown}
@@ -207,9 +214,9 @@ class Binding:
             self.hiders[v] = tuple(a._hide for a in attributes
                                    if a.key not in shown_keys)
             self.visible[v] = frozenset(a.name for a in shown)
-            self.mandatory[v] = tuple(
+            mandatory[v] = [
                 a.name for a in shown if isinstance(a, VersionedAttr)
-                and a.mandatory_when_available and not a.mandatory)
+                and a.mandatory_when_available and not a.mandatory]
             sync = []
             for group in groups:
                 current = [k for k in group if k in shown_keys]
@@ -227,6 +234,16 @@ class Binding:
         check_value_maps(self.conversion, self.values,
                          lambda name: f'{cls.__qualname__}.'
                                       f'{self.by_name[name].key}')
+        #: Per version, the public names of the fields a request may not
+        #: set (read-only ones, and those computed there: see
+        #: :func:`~pecan_microversions.core.field_rules.read_only_fields`);
+        #: bodies and patches are checked against it, and none of them is
+        #: mandatory there.
+        self.readonly = read_only_fields(
+            self.conversion, (a.name for a in attributes if a.readonly))
+        self.mandatory = {v: tuple(n for n in names
+                                   if n not in self.readonly[v])
+                          for v, names in mandatory.items()}
         self.versioned = (any(self.hidden.values()) or bool(groups)
                           or self.conversion.changes_values)
         self.retyped = older_types(registry, self.fields)

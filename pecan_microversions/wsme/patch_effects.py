@@ -16,7 +16,11 @@ from typing import Any, Optional
 
 from wsme import types as wtypes
 
-from pecan_microversions.core.checking import check_available, check_value
+from pecan_microversions.core.checking import (
+    check_available,
+    check_value,
+    is_read_only,
+)
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.json_values import same_json
 from pecan_microversions.core.version import Version
@@ -115,7 +119,7 @@ def _check_object(datatype: type, before: dict[str, Any],
                                error_code='microversion.unknown_field')
         if binding is not None:
             check_available(binding, name, version, field)
-        if attr.readonly:
+        if is_read_only(binding, name, version, attr.readonly):
             raise RequestError(f'Field {field!r} is read-only.',
                                error_code='microversion.read_only_field')
         if new is _ABSENT or new is None:

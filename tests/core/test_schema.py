@@ -396,7 +396,7 @@ def test_check_body_returns_every_converted_field_in_its_newest_form():
     })
     owner = {'name': 'alice', 'domain': 'default'}
     body = schema.check_body({'name': 'n', 'owner': 'alice', 'state': 'active',
-                              'driver': 'ipmi', 'label': 'L'}, V10)
+                              'driver': 'ipmi'}, V10)
     assert body == {'name': 'n', 'owner': owner, 'state': 'deployed',
                     'driver': 'ipmi', 'hw': 'new-ipmi'}
     assert schema.filter(body, V10) == {'name': 'n', 'owner': 'alice',
@@ -471,15 +471,29 @@ def test_patch_newest_keeps_a_change_python_calls_equal(old, new):
     {'op': 'move', 'from': '/summary', 'path': '/extra'},
     {'op': 'replace', 'path': '/summary', 'value': 'x'},
     {'op': 'add', 'path': '/summary', 'value': 'x'},
+    {'op': 'copy', 'from': '/name', 'path': '/summary'},
 ])
 def test_a_computed_field_cannot_change(operation):
     schema = _converted()
-    detail = _refused(lambda: schema.patch_newest(
-        {'name': 'n'}, [operation], V10), 'microversion.read_only_field')
-    assert 'computed' in detail
+    for patching in (schema.check_patch, lambda patch, version:
+                     schema.apply_patch({'name': 'n'}, patch, version),
+                     lambda patch, version: schema.patch_newest(
+                         {'name': 'n'}, patch, version)):
+        detail = _refused(lambda p=patching: p([operation], V10),
+                          'microversion.read_only_field')
+        assert detail == "Patch operation #0: field 'summary' is read-only."
     assert schema.patch_newest({'name': 'n'}, [
         {'op': 'copy', 'from': '/summary', 'path': '/extra'}], V10) == {
         'name': 'n', 'extra': 'S:n'}
+
+
+def test_a_body_cannot_set_a_computed_field():
+    # It was dropped from the body returned: accepted, never stored.
+    schema = _converted()
+    assert _refused(lambda: schema.check_body(
+        {'name': 'n', 'summary': 'S:n'}, V10),
+        'microversion.read_only_field') == "Field 'summary' is read-only."
+    assert schema.check_body({'name': 'n'}, V10) == {'name': 'n'}
 
 
 @pytest.mark.parametrize('operation, code', [
