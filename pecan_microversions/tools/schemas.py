@@ -186,7 +186,8 @@ class SchemaSet:
                 if clipped is None:
                     continue  # only at versions no longer served
                 low, high = clipped
-            computed = _computed(cls, attr.name, self.version, (low, high))
+            computed = _computed(cls, attr.name, self.version, (low, high),
+                                 served)
             readonly = attr.readonly or (bool(computed) and all(computed))
             if readonly and self.request:
                 continue
@@ -275,9 +276,10 @@ class SchemaSet:
 
 
 def _computed(cls: type, name: str, version: Optional[Version],
-              bounds: _Range) -> list[bool]:
+              bounds: _Range, served: Optional[tuple[Version, Version]]
+              ) -> list[bool]:
     """Whether field ``name`` is computed, so read-only, at ``version``
-    (one flag) or, without one, at each version of ``bounds``."""
+    (one flag) or, without one, at each served version of ``bounds``."""
     binding = binding_of(cls)
     if binding is None:
         return []
@@ -285,7 +287,7 @@ def _computed(cls: type, name: str, version: Optional[Version],
     if version is not None:
         return [name in readonly.get(version, ())]  # unknown: refused later
     return [name in readonly[v] for v in binding.registry.versions
-            if v.matches(*bounds)]
+            if v.matches(*bounds) and (served is None or v.matches(*served))]
 
 
 def _datatypes(cls: type, attr: Any, version: Optional[Version],

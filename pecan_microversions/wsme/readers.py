@@ -94,33 +94,39 @@ def _build(datatype: Any, building: dict[Any, list[Reader]]) -> Reader:
     return _as_it_is
 
 
+def _plain_set(attr: Any) -> bool:
+    """Whether setting ``attr`` is ``wsattr.__set__`` (``VersionedAttr``'s
+    adds nothing without a hidden default): it validates the value, then
+    stores it in the data holder, and nothing else."""
+    delegating = (VersionedAttr.__set__,) if (
+        isinstance(attr, VersionedAttr) and attr.plain_read) else ()
+    return plain_attribute(attr, delegating, '__set__')
+
+
 def _stored_as_is(cls: type, attr: Any, index: int,
                   namespace: dict[str, Any]) -> Optional[str]:
     """The test on a value ``v`` under which reading it and setting it on
     ``attr`` stores ``v`` itself in the data holder, or None if there is no
     such test: a ``str`` for a text attribute, one of the right length for
     a ``StringType`` with no pattern, one of the values for an ``Enum`` of
-    text; set by ``wsattr.__set__`` (``VersionedAttr``'s adds nothing
-    without a hidden default), on a class with no ``__setattr__``."""
-    delegating = (VersionedAttr.__set__,) if (
-        isinstance(attr, VersionedAttr) and attr.plain_read) else ()
-    if not (cls.__setattr__ is object.__setattr__
-            and plain_attribute(attr, delegating, '__set__')):
+    text (their limits and values read when the value is: as WSME reads
+    them), for a plain set (:func:`_plain_set`) on a class with no
+    ``__setattr__``, and a datatype ``fromjson`` was not extended for."""
+    if not (cls.__setattr__ is object.__setattr__ and _plain_set(attr)):
         return None
     datatype, test = attr.datatype, 'v.__class__ is str'
     if datatype is wtypes.text:
         return test
-    kind = type(datatype)
-    if kind is wtypes.StringType and datatype.pattern is None:
-        namespace[f'lo{index}'] = datatype.min_length
-        namespace[f'hi{index}'] = datatype.max_length
-        return test + ''.join(
-            f' and {bound}{index} {op} len(v)' for bound, op, limit in (
-                ('lo', '<=', datatype.min_length),
-                ('hi', '>=', datatype.max_length)) if limit is not None)
+    kind, rule = type(datatype), f'd{index}'
+    if dispatch_class(fromjson, datatype) is not object:
+        return None  # fromjson extended for it: read by the extension
+    namespace[rule] = datatype
+    if kind is wtypes.StringType:
+        return (f'{test} and {rule}.pattern is None and ({rule}.min_length '
+                f'is None or {rule}.min_length <= len(v)) and ('
+                f'{rule}.max_length is None or len(v) <= {rule}.max_length)')
     if kind is wtypes.Enum and datatype.basetype is wtypes.text:
-        namespace[f'values{index}'] = datatype.values
-        return test + f' and v in values{index}'
+        return f'{test} and v in {rule}.values'
     return None
 
 
@@ -213,6 +219,8 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
                          "'Cannot set read only field.')")
         else:
             lines.append(pad + _set('obj', attr.key, i))
+            if plain and not _plain_set(attr):  # it may replace the holder
+                lines.append(pad + 'h = holder(obj)')
         if attr.mandatory:
             lines += ['    else:',
                       f'        raise InvalidInput({name}, None, '

@@ -23,6 +23,7 @@ from pecan_microversions import (
     Computed,
     JsonPatchOperation,
     MicroversionHook,
+    Version,
     VersionRegistry,
     apply_patch,
     check_body,
@@ -32,7 +33,11 @@ from pecan_microversions import (
     versioned_wsexpose,
 )
 from pecan_microversions.core.schema import Schema, field
-from pecan_microversions.tools.schemas import body_schema, validate_body
+from pecan_microversions.tools.schemas import (
+    SchemaSet,
+    body_schema,
+    validate_body,
+)
 
 FORM = 'application/x-www-form-urlencoded'
 XML = 'text/xml'
@@ -386,3 +391,21 @@ def test_schemas_mark_a_field_read_only_where_it_is_computed():
     assert every['properties']['lit']['readOnly'] is True
     assert 'readOnly' not in every['properties']['serial']
     assert every['required'] == ['name']
+
+
+@pytest.mark.parametrize('served, in_properties, required', [
+    (('1.0', '1.0'), False, ['name']),  # every served version computes it
+    (('1.1', '1.2'), True, ['name', 'serial']),  # none does: stored, needed
+])
+def test_the_combined_schema_judges_computed_by_the_served_versions(
+        served, in_properties, required):
+    """An operator's floor or cap decides which versions count: one no
+    longer served that computes the field neither makes it read-only nor
+    keeps it from being required."""
+    _, _, _, lamp = make_app(patch_newest)
+    schemas = SchemaSet(None, request=True,
+                        served=tuple(Version.parse(v) for v in served))
+    schemas.schema(lamp)
+    definition = schemas.definitions['Lamp']
+    assert ('serial' in definition['properties']) is in_properties
+    assert definition['required'] == required

@@ -282,3 +282,75 @@ def test_values_not_stored_directly_are_refused_as_wsme_refuses_them(
         reader(Stored)({key: value})
     assert message in str(got.value)
     assert str(got.value) == str(expected.value)
+
+
+LOWERED = wtypes.StringType(max_length=20)
+ALIASED = wtypes.Enum(str, 'active', 'ACTIVE', 'error')
+
+
+@fromjson.when_object(LOWERED)
+def _lowered(datatype, value):
+    return None if value is None else value.strip().lower()
+
+
+@fromjson.when_object(ALIASED)
+def _aliased(datatype, value):
+    return None if value is None else value.lower()
+
+
+class Extended(wtypes.Base):
+    """``fromjson`` extended for a StringType and an Enum: their values are
+    the extension's, never stored as sent."""
+
+    name = LOWERED
+    state = ALIASED
+
+
+def test_a_datatype_fromjson_was_extended_for_is_read_by_the_extension():
+    body = {'name': '  Foo ', 'state': 'ACTIVE'}
+    got = reader(Extended)(body)
+    assert (got.name, got.state) == ('foo', 'active')
+    assert _state(got) == _state(fromjson(Extended, body))
+
+
+def test_limits_and_values_changed_after_the_first_read_are_the_new_ones():
+    colour = wtypes.Enum(str, 'red', 'green')
+    short = wtypes.StringType(max_length=10)
+
+    class Changing(wtypes.Base):
+        tint = colour
+        word = short
+
+    assert reader(Changing)({'tint': 'red', 'word': 'abcdef'}).tint == 'red'
+    colour.values = {'blue'}
+    short.max_length = 3
+    for body in ({'tint': 'red'}, {'word': 'abcdef'}):
+        with pytest.raises(wsme.exc.InvalidInput) as expected:
+            fromjson(Changing, body)
+        with pytest.raises(wsme.exc.InvalidInput) as got:
+            reader(Changing)(body)
+        assert str(got.value) == str(expected.value)
+
+
+class _Restart(wtypes.wsattr):
+    """An attribute whose setter starts the object's values afresh."""
+
+    def __set__(self, instance, value):
+        instance._wsme_dataholder = instance._wsme_DataHolderClass()
+        super().__set__(instance, value)
+
+
+class Restarting(wtypes.Base):
+    """The restarting attribute is read before a text attribute."""
+
+    atemplate = _Restart(wtypes.text)
+    zname = wtypes.text
+
+
+def test_a_value_read_after_a_setter_replaced_the_holder_is_kept():
+    body = {'atemplate': 't', 'zname': 'n'}
+    assert [a.key for a in wtypes.list_attributes(Restarting)] == [
+        'atemplate', 'zname']
+    got = reader(Restarting)(body)
+    assert (got.atemplate, got.zname) == ('t', 'n')
+    assert _state(got) == _state(fromjson(Restarting, body))
