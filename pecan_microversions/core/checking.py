@@ -9,6 +9,7 @@ and words whichever way it was declared.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Protocol
 
@@ -63,8 +64,18 @@ def is_read_only(contract: Optional[FieldContract], name: str,
     """Whether a request at ``version`` may not set or change ``name``:
     ``declared`` read-only, or read-only at ``version`` by ``contract``'s
     table (a field computed there)."""
-    return declared or (contract is not None
-                        and name in contract.readonly[version])
+    if declared or contract is None:
+        return declared
+    # A contract written before ``readonly`` existed: declared ones only
+    # (deprecated; the table becomes required in a later release).
+    table = getattr(contract, 'readonly', None)
+    if table is None:
+        warnings.warn(f'{type(contract).__name__} has no readonly table: '
+                      'fields computed at a version are not refused; give '
+                      'it one (FieldContract.readonly).', DeprecationWarning,
+                      stacklevel=3)
+        return False
+    return name in table[version]
 
 
 def check_available(contract: FieldContract, name: str, version: Version,
