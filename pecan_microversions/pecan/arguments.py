@@ -50,6 +50,7 @@ from pecan_microversions.pecan.media import (
     may_have_body,
     media_format,
 )
+from pecan_microversions.pecan.request import named_method
 from pecan_microversions.pecan.xml_bodies import check_xml
 from pecan_microversions.wsme.checking import (
     body_too_deep,
@@ -164,7 +165,9 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
                            error_code='microversion.invalid_body') from None
         form = request.POST
         if not form:  # WebOb reads form bodies of POST, PUT, PATCH, DELETE
-            raise APIError(f'A form body is not read for {request.method}.',
+            named = named_method(request.method, head_as_get=getattr(
+                definition, 'name', None) != 'head')
+            raise APIError(f'A form body is not read for {named}.',
                            error_code='microversion.invalid_body')
         if '__body__' in form:
             raise _dunder_body()

@@ -33,11 +33,11 @@ import webob.util
 
 from pecan_microversions.core.errors import RequestError, http_code
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors, report_of
+from pecan_microversions.pecan.request import named_method
 
 __all__ = ['APIError', 'ERROR_CONTENT_TYPE', 'ERROR_KEY', 'INTERNAL_ERROR',
            'error_from_app_response', 'error_from_http_exception',
-           'error_from_wsme_fault',
-           'error_response']
+           'error_from_wsme_fault', 'error_response', 'page_for_head']
 
 ERROR_CONTENT_TYPE = 'application/json'
 #: Where an error raised during a request is noted in the WSGI environ.
@@ -186,13 +186,20 @@ def error_from_http_exception(exc: webob.exc.HTTPException,
                          method: str = '') -> APIError:
     """Wrap one of Pecan's or WebOb's HTTP errors (404, 405, ...) as ours.
 
-    :param method: the request's HTTP method, named in a 405's detail.
+    :param method: the request's HTTP method, named in a 405's detail: a
+        ``HEAD`` is named ``GET`` unless ``Allow`` lists ``GET`` (its
+        refusal is then the ``HEAD``'s own), so that it reads as the
+        ``GET``'s refusal, to the byte (see
+        :func:`~pecan_microversions.pecan.request.named_method`).
     """
     response: webob.Response = exc  # type: ignore[assignment]
     status = response.status_int
     detail = getattr(exc, 'detail', None)
     if not detail and status == 405:
-        detail = f'The method {method} is not allowed for this URL.'
+        allowed = {m.strip().upper()
+                   for m in response.headers.get('Allow', '').split(',')}
+        named = named_method(method, head_as_get='GET' not in allowed)
+        detail = f'The method {named} is not allowed for this URL.'
     elif not detail:
         detail = getattr(exc, 'explanation', '') or http.client.responses.get(
             status, '')
@@ -201,3 +208,23 @@ def error_from_http_exception(exc: webob.exc.HTTPException,
                                  'www-authenticate')}
     return APIError(str(detail), status=status, error_code=http_code(status),
                     headers=extra)
+
+
+def page_for_head(response: webob.Response,
+                  environ: Mapping[str, Any]) -> webob.Response:
+    """``response`` as a ``HEAD`` request must get it: the ``GET``'s
+    status and headers, ``Content-Length`` included, without a body.
+
+    WebOb writes the page of an HTTP error (or redirect) without a body
+    when it sends it, but not for a ``HEAD``: it then sends
+    ``Content-Length: 0`` and another ``Content-Type`` than the ``GET``
+    gets.  Such a response is replaced by the one a ``GET`` gets, page
+    written; WebOb sends it to the ``HEAD`` without the body.  Any other
+    response is returned as it is.
+    """
+    if (environ.get('REQUEST_METHOD') != 'HEAD'
+            or not isinstance(response, webob.exc.WSGIHTTPException)
+            or response.has_body or response.empty_body):
+        return response
+    as_get = webob.Request(dict(environ, REQUEST_METHOD='GET'))
+    return as_get.get_response(response)  # type: ignore[no-any-return]

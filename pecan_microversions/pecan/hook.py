@@ -28,11 +28,7 @@ from pecan_microversions.compat import (
     RESPONSE_STATUS,
     plain_getattr,
 )
-from pecan_microversions.core.errors import (
-    ConfigurationError,
-    RequestError,
-    http_code,
-)
+from pecan_microversions.core.errors import ConfigurationError, RequestError, http_code
 from pecan_microversions.core.headers import (
     Header,
     merge_headers,
@@ -62,6 +58,7 @@ from pecan_microversions.pecan.errors import (
     error_from_app_response,
     error_from_http_exception,
     error_response,
+    page_for_head,
 )
 from pecan_microversions.pecan.overrides import check_override
 from pecan_microversions.pecan.request import (
@@ -340,9 +337,10 @@ class MicroversionHook(PecanHook):
         # when it took the general way or did not run.
         appended = getattr(state, _HEADERS_ATTR, None)
         if appended is not None and getattr(
-                response, RESPONSE_STATUS)[0] in '123':
+                response, RESPONSE_STATUS)[0] in '12':
             # The common case: a success, no legacy header, and none of our
             # headers (Vary included) set by the controller.  Append and go.
+            # (A redirect goes the general way: a HEAD needs its page.)
             headers, initials, merged = appended
             headerlist = getattr(response, RESPONSE_HEADERLIST)
             for name, _ in headerlist:
@@ -355,7 +353,7 @@ class MicroversionHook(PecanHook):
 
     def _after(self, state: Any, environ: dict[str, Any],
                response: Any) -> None:
-        """``after`` for errors, legacy headers and headers to merge."""
+        """``after`` for errors, redirects, legacy headers, merged headers."""
         error = environ.get(ERROR_KEY)
         if error is None and isinstance(response, APIError):
             error = response
@@ -372,6 +370,7 @@ class MicroversionHook(PecanHook):
                     error, environ, self._render)
                 for value in varies:  # the body changes; its Vary stays
                     response.headers.add('Vary', value)
+        response = state.response = page_for_head(response, environ)
         attrs = environ.get(ADHOC_ATTRS_KEY) or _NOTHING
         negotiation = attrs.get(NEGOTIATION_ATTR)
         fast = self._fast

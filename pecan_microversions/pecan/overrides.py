@@ -20,6 +20,7 @@ from typing import Any
 import webob
 
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.request import named_method
 
 __all__ = ['check_override']
 
@@ -42,8 +43,9 @@ def check_override(environ: dict[str, Any]) -> None:
     # Parsed once: WebOb keeps the result in the environ for Pecan.
     value = webob.BaseRequest(environ).GET.get('_method')
     if value is not None and value.upper() not in _SAFE:
+        named = named_method(method)  # a HEAD's detail is the GET's
         raise APIError(
-            f'The _method query parameter cannot send a {method} request '
-            f'on as {value.upper()!r}: a {method} must change nothing.  '
+            f'The _method query parameter cannot send a {named} request '
+            f'on as {value.upper()!r}: a {named} must change nothing.  '
             'Send the request with its own method.', status=400,
             error_code='microversion.invalid_method_override')

@@ -17,8 +17,8 @@ from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version
 
 __all__ = ['LEGACY_KEY', 'NEGOTIATION_ATTR', 'Negotiation', 'current_request',
-           'get_limits', 'get_registry', 'get_version', 'negotiation_of',
-           'request_line']
+           'get_limits', 'get_registry', 'get_version', 'named_method',
+           'negotiation_of', 'request_line']
 
 #: The ad hoc request attribute holding the request's :class:`Negotiation`.
 NEGOTIATION_ATTR = '_pecan_microversions'
@@ -100,15 +100,30 @@ def get_registry(request: Optional[Any] = None) -> VersionRegistry:
     return negotiation.registry
 
 
+def named_method(method: str, *, head_as_get: bool = True) -> str:
+    """The method an error's detail names for a request sent with
+    ``method``: ``HEAD`` is named ``GET`` where the ``GET``'s answer is
+    the ``HEAD``'s (``head_as_get``).
+
+    Every detail that names the request's method takes it from here: a
+    ``HEAD`` must send exactly the headers the ``GET`` would,
+    ``Content-Length`` included, so its error body must be the ``GET``'s,
+    to the byte.  Pass ``head_as_get=False`` where the ``HEAD`` is refused
+    or answered on its own (a ``head`` method, a URL that answers ``GET``
+    but not ``HEAD``): its answer is not the ``GET``'s.
+    """
+    return 'GET' if head_as_get and method == 'HEAD' else method
+
+
 def request_line(request: Optional[Any] = None, *,
                  head_as_get: bool = True) -> str:
     """``METHOD /path`` of the current (or given) request, for an error's
-    detail (``METHOD`` as Pecan routed it, ``_method`` overriding).
+    detail (``METHOD`` as Pecan routed it, ``_method`` overriding, and
+    named by :func:`named_method`).
 
-    :param head_as_get: name ``HEAD`` ``GET``: a ``HEAD`` that the ``GET``
-        handler answers must send the ``GET``'s headers, ``Content-Length``
-        included, so its error must read as the ``GET``'s.  Pass ``False``
-        when the handler answers ``HEAD`` only (a ``head`` method).
+    :param head_as_get: name ``HEAD`` ``GET`` (see :func:`named_method`).
+        Pass ``False`` when the handler answers ``HEAD`` only (a ``head``
+        method).
     """
     request = current_request(request)
     method = request.method
@@ -120,6 +135,4 @@ def request_line(request: Optional[Any] = None, *,
             method = str(request.params.get('_method') or method).upper()
         except (ValueError, UnicodeDecodeError):  # a body WebOb cannot read
             pass
-    if head_as_get and method == 'HEAD':
-        method = 'GET'
-    return f'{method} {request.path}'
+    return f'{named_method(method, head_as_get=head_as_get)} {request.path}'

@@ -64,7 +64,11 @@ from pecan_microversions.pecan.allow import (
     url_methods,
 )
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.pecan.request import current_request, request_line
+from pecan_microversions.pecan.request import (
+    current_request,
+    named_method,
+    request_line,
+)
 
 __all__ = ['collection_refusal', 'hidden_route', 'missing_item',
            'missing_slash', 'not_allowed', 'refused_call', 'unbound_path',
@@ -224,13 +228,15 @@ def collection_refusal(controller: pecan.rest.RestController,
     routed from the collection's own URL, without the item's identifier:
     ``Allow`` lists what the collection answers at ``version``; a 404 if
     it answers nothing (a 405 must name what the URL answers)."""
-    what = request_line(request, head_as_get=head_as_get)
     allowed = collection_methods(controller, version)
     if not allowed or request.method in allowed:
         # (Pecan routed an empty segment, /v1/nodes//, to the item.)
-        return _names_nothing(what)
-    return not_allowed(f'{what} is not allowed: {request.method} needs an '
-                        'item of the collection in the URL.', allowed)
+        return _names_nothing(request_line(request, head_as_get=head_as_get))
+    head_as_get = head_as_get and 'GET' not in allowed  # else HEAD's own
+    named = named_method(request.method, head_as_get=head_as_get)
+    return not_allowed(f'{request_line(request, head_as_get=head_as_get)} '
+                       f'is not allowed: {named} needs an item of the '
+                       'collection in the URL.', allowed)
 
 
 def url_refusal(controller: Any, remainder: list[str], version: Version,
@@ -239,14 +245,16 @@ def url_refusal(controller: Any, remainder: list[str], version: Version,
     (or collection) URL of a ``RestController`` that does not answer it
     (405, ``Allow`` listing what it answers at ``version``), or a URL
     (``remainder`` below ``controller``) that names nothing (404)."""
-    what = request_line(request)
     allowed = (url_methods(controller, remainder, version)
                if isinstance(controller, pecan.rest.RestController) else [])
     if not allowed or request.method in allowed:
         # Not the URL of a collection or an item: it names nothing.
-        return _names_nothing(what)
-    return not_allowed(f'{what} is not allowed: the URL does not take a '
-                        f'{request.method}.', allowed)
+        return _names_nothing(request_line(request))
+    head_as_get = 'GET' not in allowed  # else the HEAD's refusal is its own
+    named = named_method(request.method, head_as_get=head_as_get)
+    return not_allowed(f'{request_line(request, head_as_get=head_as_get)} '
+                       f'is not allowed: the URL does not take a {named}.',
+                       allowed)
 
 
 def _names_nothing(what: str, why: str = '') -> APIError:

@@ -11,7 +11,8 @@ from pecan_microversions.tools.testing import version_headers
 
 NODE = '/v1/nodes/00000000-0000-0000-0000-000000000001'
 PATHS = ['/', '/v1/', '/v1/openapi.json', '/v1/nodes', '/v1/nodes?limit=1',
-         '/v1/?x=1', NODE, NODE + '/states', '/v1/nodes/nope']
+         '/v1/?x=1', NODE, NODE + '/states', '/v1/nodes/nope',
+         '/v1/nodes?_method=delete', NODE + '?_method=patch']  # 400s
 
 
 def _request(base, method, path, version):
