@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 from collections.abc import Mapping
 from typing import Any, Optional
 from xml.etree import ElementTree
@@ -30,6 +31,7 @@ import pecan
 import webob
 import webob.exc
 import webob.util
+import wsme.exc
 
 from pecan_microversions.core.errors import RequestError, http_code
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors, report_of
@@ -37,7 +39,10 @@ from pecan_microversions.pecan.request import named_method
 
 __all__ = ['APIError', 'ERROR_CONTENT_TYPE', 'ERROR_KEY', 'INTERNAL_ERROR',
            'error_from_app_response', 'error_from_http_exception',
-           'error_from_wsme_fault', 'error_response', 'page_for_head']
+           'error_from_raised', 'error_from_wsme_fault', 'error_response',
+           'page_for_head', 'server_text_hidden']
+
+LOG = logging.getLogger(__name__)
 
 ERROR_CONTENT_TYPE = 'application/json'
 #: Where an error raised during a request is noted in the WSGI environ.
@@ -173,18 +178,54 @@ def error_from_app_response(response: webob.Response,
     """
     if isinstance(response, webob.exc.HTTPException) and not (
             response.has_body):  # WebOb writes its page when it is sent
-        error = error_from_http_exception(response, method)
-        if error.code >= 500:  # its text is not the client's business
-            return APIError(INTERNAL_ERROR, status=error.code,
-                            error_code=error.error_code,
-                            headers=error.extra_headers)
-        return error
+        return error_from_http_exception(response, method)
     return error_from_wsme_fault(response)
+
+
+def error_from_raised(error: Exception, method: str = ''
+                      ) -> Optional[APIError]:
+    """Our error for a WebOb HTTP error (``pecan.abort`` included) or a
+    WSME ``ClientSideError`` the application raised; ``None`` for a
+    redirect, and for an HTTP error carrying a body of the application's
+    own (``HTTPConflict(json_body=...)``), which Pecan then sends as it
+    would a returned one: it is kept, as a returned one is
+    (:func:`error_from_app_response`).
+
+    Pecan writes a JSON page of its own over a raised HTTP error's body,
+    before any hook runs, when the client prefers JSON (``Accept:
+    application/json``): whatever body the application gave it is gone,
+    and the error is rendered like one without a body.
+
+    :param method: the request's HTTP method, named in a 405's detail.
+    """
+    if isinstance(error, wsme.exc.ClientSideError):  # from a pecan.expose
+        return _server_text_hidden(error.faultstring, error.code)
+    response: webob.Response = error  # type: ignore[assignment]
+    if response.status_int < 400 or (
+            response.has_body and not _pecan_page(response)):
+        return None
+    return error_from_http_exception(response, method)
+
+
+def _pecan_page(response: webob.Response) -> bool:
+    """Whether ``response``, a raised HTTP error, holds the JSON page Pecan
+    writes over it: ``{"code": ..., "title": ..., "description": ...}``."""
+    if response.content_type != 'application/json':
+        return False
+    try:
+        page = json.loads(response.body)
+    except ValueError:
+        return False
+    return page == {'code': response.status_int,
+                    'title': getattr(response, 'title', None),
+                    'description': getattr(response, 'detail', None)}
 
 
 def error_from_http_exception(exc: webob.exc.HTTPException,
                          method: str = '') -> APIError:
     """Wrap one of Pecan's or WebOb's HTTP errors (404, 405, ...) as ours.
+
+    A 5xx's text is replaced by :data:`INTERNAL_ERROR` (and logged).
 
     :param method: the request's HTTP method, named in a 405's detail: a
         ``HEAD`` is named ``GET`` unless ``Allow`` lists ``GET`` (its
@@ -206,8 +247,40 @@ def error_from_http_exception(exc: webob.exc.HTTPException,
     extra = {name: value for name, value in response.headers.items()
              if name.lower() in ('allow', 'location', 'retry-after',
                                  'www-authenticate')}
-    return APIError(str(detail), status=status, error_code=http_code(status),
-                    headers=extra)
+    return _server_text_hidden(str(detail), status, extra)
+
+
+def _server_text_hidden(detail: str, status: int,
+                        headers: Optional[Mapping[str, str]] = None
+                        ) -> APIError:
+    """The application's error as ours, a 5xx's text hidden (see
+    :func:`server_text_hidden`)."""
+    if status >= 500:
+        _log_hidden(status, detail)
+        detail = INTERNAL_ERROR
+    return APIError(detail, status=status, error_code=http_code(status),
+                    headers=headers)
+
+
+def server_text_hidden(error: RequestError) -> RequestError:
+    """``error`` as a client is told of it: a 5xx's detail, which is not
+    the client's business, logged and replaced by :data:`INTERNAL_ERROR`
+    (its code, members and headers kept); any other error as it is."""
+    if error.code < 500 or error.detail == INTERNAL_ERROR:
+        return error
+    _log_hidden(error.code, error.detail)
+    headers = (error.headers if isinstance(error, APIError)
+               else error.extra_headers)
+    return RequestError(
+        INTERNAL_ERROR, status=error.code, error_code=error.error_code,
+        headers={name: value for name, value in headers.items()
+                 if name.lower() not in ('content-type', 'content-length')},
+        **error.members)
+
+
+def _log_hidden(status: int, detail: str) -> None:
+    LOG.warning('Answering %d with the generic sentence instead of: %s',
+                status, detail)
 
 
 def page_for_head(response: webob.Response,

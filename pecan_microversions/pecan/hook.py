@@ -28,7 +28,7 @@ from pecan_microversions.compat import (
     RESPONSE_STATUS,
     plain_getattr,
 )
-from pecan_microversions.core.errors import ConfigurationError, RequestError, http_code
+from pecan_microversions.core.errors import ConfigurationError, RequestError
 from pecan_microversions.core.headers import (
     Header,
     merge_headers,
@@ -56,9 +56,10 @@ from pecan_microversions.pecan.errors import (
     INTERNAL_ERROR,
     APIError,
     error_from_app_response,
-    error_from_http_exception,
+    error_from_raised,
     error_response,
     page_for_head,
+    server_text_hidden,
 )
 from pecan_microversions.pecan.overrides import check_override
 from pecan_microversions.pecan.request import (
@@ -319,13 +320,8 @@ class MicroversionHook(PecanHook):
         judged = judged_refusal(e)  # first: it restores a 405's Allow
         if self._keep_app_errors and not judged:
             return None  # the application's (or Pecan's) own handling
-        if isinstance(e, webob.exc.HTTPException):
-            if getattr(e, 'code', 0) >= 400:
-                return error_from_http_exception(e, state.request.method)
-            return None
-        if isinstance(e, wsme.exc.ClientSideError):  # from a pecan.expose
-            return APIError(e.faultstring, status=e.code,
-                            error_code=http_code(e.code))
+        if isinstance(e, (webob.exc.HTTPException, wsme.exc.ClientSideError)):
+            return error_from_raised(e, state.request.method)
         LOG.exception('Unexpected error serving %s %s',
                       state.request.method, state.request.path)
         return APIError(INTERNAL_ERROR, status=500,
@@ -367,7 +363,8 @@ class MicroversionHook(PecanHook):
             if error is not None and status == error.code:
                 varies = response.headers.getall('Vary')
                 response = state.response = error_response(
-                    error, environ, self._render)
+                    error if self._keep_app_errors else server_text_hidden(
+                        error), environ, self._render)
                 for value in varies:  # the body changes; its Vary stays
                     response.headers.add('Vary', value)
         response = state.response = page_for_head(response, environ)

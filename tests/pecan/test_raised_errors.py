@@ -1,0 +1,219 @@
+"""An error the application raises is answered as the same error returned
+is: a body the application wrote itself is kept (``app_errors='render'``
+and ``'keep'`` alike), any other is written in the service's format with
+``'render'``; and with ``'render'`` no 5xx tells the client its text,
+whatever the way it came (raised, returned, aborted, WSME fault,
+``APIError``, unexpected exception): the generic sentence, the text
+logged."""
+
+import http.client
+import json
+import logging
+import urllib.parse
+
+import pecan
+import pytest
+import webob.exc
+import webtest
+import wsme.exc
+from wsme import types as wtypes
+from wsmeext.pecan import wsexpose
+
+from pecan_microversions import (
+    APIError,
+    MicroversionHook,
+    VersionRegistry,
+    versioned_wsexpose,
+)
+from pecan_microversions.pecan.errors import INTERNAL_ERROR
+
+REGISTRY = VersionRegistry('gizmo', [('1.0', 'a')])
+
+
+class Gizmo(wtypes.Base):
+    name = wtypes.text
+
+
+def _error(kind):
+    if kind == 'raised':
+        raise webob.exc.HTTPConflict(json_body={'mine': 'raised'})
+    if kind == 'returned':
+        return webob.exc.HTTPConflict(json_body={'mine': 'returned'})
+    if kind == 'aborted':
+        pecan.abort(409, json_body={'mine': 'aborted'})
+    if kind == 'raised-text':
+        raise webob.exc.HTTPConflict(body=b'locked', content_type='text/plain')
+    if kind == 'raised-plain':
+        raise webob.exc.HTTPConflict(detail='The gizmo is locked.')
+    if kind == 'returned-plain':
+        return webob.exc.HTTPConflict(detail='The gizmo is locked.')
+    return _server_error(kind)
+
+
+def _server_error(kind):
+    if kind == 'raised-503':
+        raise webob.exc.HTTPServiceUnavailable(
+            detail='secret: db at 10.0.0.1', headers={'Retry-After': '30'})
+    if kind == 'returned-503':
+        return webob.exc.HTTPServiceUnavailable(
+            detail='secret: db at 10.0.0.1', headers={'Retry-After': '30'})
+    if kind == 'aborted-500':
+        pecan.abort(500, 'secret: db at 10.0.0.1')
+    if kind == 'client-side-500':
+        raise wsme.exc.ClientSideError('secret: db at 10.0.0.1',
+                                       status_code=500)
+    if kind == 'api-error-503':
+        raise APIError('secret: db at 10.0.0.1', status=503,
+                       error_code='gizmo.unavailable',
+                       headers={'Retry-After': '30'})
+    if kind == 'crash':
+        raise RuntimeError('secret: db at 10.0.0.1')
+    raise AssertionError(kind)
+
+
+class Generic:
+    @pecan.expose(generic=True, template='json')
+    def index(self, kind):
+        return _error(kind)
+
+
+class Root:
+    generic = Generic()
+
+    @pecan.expose('json')
+    def plain(self, kind):
+        return _error(kind)
+
+    @wsexpose(Gizmo, wtypes.text)
+    def ws(self, kind):
+        return _error(kind)
+
+    @versioned_wsexpose(Gizmo, wtypes.text)
+    def versioned(self, kind):
+        return _error(kind)
+
+
+def _app(app_errors):
+    return pecan.make_app(Root(), hooks=[MicroversionHook(
+        REGISTRY, app_errors=app_errors)], debug=False)
+
+
+@pytest.fixture(params=['render', 'keep'])
+def app_errors(request):
+    return request.param
+
+
+@pytest.mark.parametrize('accept', [None, '*/*', 'application/json, */*'])
+@pytest.mark.parametrize('base', ['/plain?kind=', '/generic/?kind='])
+@pytest.mark.parametrize('kind', ['raised', 'returned', 'aborted'])
+def test_a_json_body_the_application_wrote_is_kept_raised_or_returned(
+        app_errors, accept, base, kind):
+    app = webtest.TestApp(_app(app_errors))
+    headers = {'Accept': accept} if accept else {}
+    got = app.get(base + kind, headers=headers, status=409)
+    assert got.json == {'mine': kind}
+    assert got.headers['OpenStack-API-Version'] == 'gizmo 1.0'
+
+
+def test_a_text_body_the_application_wrote_is_kept_when_raised(app_errors):
+    app = webtest.TestApp(_app(app_errors))
+    got = app.get('/plain?kind=raised-text', status=409)
+    assert (got.content_type, got.body) == ('text/plain', b'locked')
+
+
+@pytest.mark.parametrize('kind', ['raised-plain', 'returned-plain'])
+def test_an_error_without_a_body_of_its_own_is_rendered(kind):
+    app = webtest.TestApp(_app('render'))
+    (error,) = app.get('/plain?kind=' + kind, status=409).json['errors']
+    assert (error['code'], error['detail']) == ('http.conflict',
+                                                'The gizmo is locked.')
+
+
+def test_pecan_writes_its_page_over_a_raised_error_for_a_json_client():
+    # Why a raised error's own body cannot always be kept: for a client
+    # that prefers JSON, Pecan replaces it before any hook runs.
+    class Bare:
+        @pecan.expose('json')
+        def index(self):
+            raise webob.exc.HTTPConflict(json_body={'mine': 'raised'})
+
+    app = webtest.TestApp(pecan.make_app(Bare(), debug=False))
+    got = app.get('/', headers={'Accept': 'application/json'}, status=409)
+    assert got.json == {'code': 409, 'title': 'Conflict',
+                        'description': None}
+
+
+def test_a_raised_body_pecan_replaced_is_rendered_a_returned_one_kept():
+    app = webtest.TestApp(_app('render'))
+    json_client = {'Accept': 'application/json'}
+    raised = app.get('/plain?kind=raised', headers=json_client, status=409)
+    (error,) = raised.json['errors']
+    assert error['code'] == 'http.conflict'
+    returned = app.get('/plain?kind=returned', headers=json_client,
+                       status=409)
+    assert returned.json == {'mine': 'returned'}
+
+
+def _over_http(base, path):
+    url = urllib.parse.urlsplit(base)
+    connection = http.client.HTTPConnection(url.hostname, url.port,
+                                            timeout=10)
+    try:
+        connection.request('GET', path)
+        answer = connection.getresponse()
+        return answer.status, answer.getheader('Content-Type'), answer.read()
+    finally:
+        connection.close()
+
+
+def test_raised_and_returned_bodies_over_a_real_server(serve):
+    base = serve(_app('render'))
+    for kind in ('raised', 'returned', 'aborted'):
+        status, content_type, body = _over_http(base, '/plain?kind=' + kind)
+        assert (status, content_type) == (409, 'application/json'), kind
+        assert json.loads(body) == {'mine': kind}
+    status, _, body = _over_http(base, '/plain?kind=raised-503')
+    assert status == 503 and b'secret' not in body
+    assert json.loads(body)['errors'][0]['detail'] == INTERNAL_ERROR
+
+
+SERVER_ERRORS = [
+    ('/plain?kind=raised-503', 503), ('/generic/?kind=raised-503', 503),
+    ('/plain?kind=returned-503', 503), ('/plain?kind=aborted-500', 500),
+    ('/plain?kind=client-side-500', 500), ('/plain?kind=api-error-503', 503),
+    ('/plain?kind=crash', 500), ('/ws?kind=raised-503', 503),
+    ('/ws?kind=api-error-503', 503), ('/ws?kind=crash', 500),
+    ('/versioned?kind=raised-503', 503),
+    ('/versioned?kind=api-error-503', 503),
+    ('/versioned?kind=client-side-500', 500),
+]
+
+
+@pytest.mark.parametrize('path, status', SERVER_ERRORS)
+def test_no_5xx_tells_its_text_with_render(caplog, path, status):
+    app = webtest.TestApp(_app('render'))
+    with caplog.at_level(logging.WARNING):
+        got = app.get(path, status=status)
+    assert b'secret' not in got.body and b'10.0.0.1' not in got.body
+    (error,) = got.json['errors']
+    assert (error['status'], error['detail']) == (status, INTERNAL_ERROR)
+    assert 'secret: db at 10.0.0.1' in caplog.text  # it is logged
+    if 'api-error' in path:
+        assert error['code'] == 'gizmo.unavailable'  # the code stays
+    # Its headers stay, but those of a WebOb error WSME made a fault of.
+    if 'api-error' in path or path.startswith(('/plain?kind=raised-503',
+                                               '/plain?kind=returned-503',
+                                               '/generic/')):
+        assert got.headers['Retry-After'] == '30'
+
+
+def test_keep_leaves_the_texts_of_the_applications_5xx():
+    # As documented: 'keep' leaves the application's error responses as
+    # they are, a 5xx's message included; an APIError is the library's
+    # to render, its detail as the application wrote it.
+    app = webtest.TestApp(_app('keep'))
+    page = app.get('/plain?kind=raised-503', status=503)
+    assert page.content_type == 'text/plain'
+    assert b'secret: db at 10.0.0.1' in page.body
+    api = app.get('/plain?kind=api-error-503', status=503)
+    assert api.json['errors'][0]['detail'] == 'secret: db at 10.0.0.1'
