@@ -40,7 +40,7 @@ from pecan_microversions.pecan.request import named_method
 __all__ = ['APIError', 'ERROR_CONTENT_TYPE', 'ERROR_KEY', 'INTERNAL_ERROR',
            'error_from_app_response', 'error_from_http_exception',
            'error_from_raised', 'error_from_wsme_fault', 'error_response',
-           'page_for_head', 'server_text_hidden']
+           'page_for_head']
 
 LOG = logging.getLogger(__name__)
 
@@ -253,29 +253,13 @@ def error_from_http_exception(exc: webob.exc.HTTPException,
 def _server_text_hidden(detail: str, status: int,
                         headers: Optional[Mapping[str, str]] = None
                         ) -> APIError:
-    """The application's error as ours, a 5xx's text hidden (see
-    :func:`server_text_hidden`)."""
+    """The application's error as ours, a 5xx's text (not the client's
+    business) logged and replaced by :data:`INTERNAL_ERROR`."""
     if status >= 500:
         _log_hidden(status, detail)
         detail = INTERNAL_ERROR
     return APIError(detail, status=status, error_code=http_code(status),
                     headers=headers)
-
-
-def server_text_hidden(error: RequestError) -> RequestError:
-    """``error`` as a client is told of it: a 5xx's detail, which is not
-    the client's business, logged and replaced by :data:`INTERNAL_ERROR`
-    (its code, members and headers kept); any other error as it is."""
-    if error.code < 500 or error.detail == INTERNAL_ERROR:
-        return error
-    _log_hidden(error.code, error.detail)
-    headers = (error.headers if isinstance(error, APIError)
-               else error.extra_headers)
-    return RequestError(
-        INTERNAL_ERROR, status=error.code, error_code=error.error_code,
-        headers={name: value for name, value in headers.items()
-                 if name.lower() not in ('content-type', 'content-length')},
-        **error.members)
 
 
 def _log_hidden(status: int, detail: str) -> None:

@@ -59,7 +59,6 @@ from pecan_microversions.pecan.errors import (
     error_from_raised,
     error_response,
     page_for_head,
-    server_text_hidden,
 )
 from pecan_microversions.pecan.overrides import check_override
 from pecan_microversions.pecan.request import (
@@ -363,8 +362,7 @@ class MicroversionHook(PecanHook):
             if error is not None and status == error.code:
                 varies = response.headers.getall('Vary')
                 response = state.response = error_response(
-                    error if self._keep_app_errors else server_text_hidden(
-                        error), environ, self._render)
+                    error, environ, self._render)
                 for value in varies:  # the body changes; its Vary stays
                     response.headers.add('Vary', value)
         response = state.response = page_for_head(response, environ)

@@ -180,11 +180,10 @@ def test_raised_and_returned_bodies_over_a_real_server(serve):
 SERVER_ERRORS = [
     ('/plain?kind=raised-503', 503), ('/generic/?kind=raised-503', 503),
     ('/plain?kind=returned-503', 503), ('/plain?kind=aborted-500', 500),
-    ('/plain?kind=client-side-500', 500), ('/plain?kind=api-error-503', 503),
+    ('/plain?kind=client-side-500', 500),
     ('/plain?kind=crash', 500), ('/ws?kind=raised-503', 503),
-    ('/ws?kind=api-error-503', 503), ('/ws?kind=crash', 500),
+    ('/ws?kind=crash', 500),
     ('/versioned?kind=raised-503', 503),
-    ('/versioned?kind=api-error-503', 503),
     ('/versioned?kind=client-side-500', 500),
 ]
 
@@ -205,6 +204,20 @@ def test_no_5xx_tells_its_text_with_render(caplog, path, status):
                                                '/plain?kind=returned-503',
                                                '/generic/')):
         assert got.headers['Retry-After'] == '30'
+
+
+@pytest.mark.parametrize('mode', ['render', 'keep'])
+@pytest.mark.parametrize('path', ['/plain?kind=api-error-503',
+                                  '/ws?kind=api-error-503',
+                                  '/versioned?kind=api-error-503'])
+def test_an_api_errors_detail_is_sent_as_written_even_for_a_5xx(mode, path):
+    # An APIError is the application's deliberate answer to the client
+    # (a 503 saying what is unavailable): its detail is its own words.
+    got = webtest.TestApp(_app(mode)).get(path, status=503)
+    (error,) = got.json['errors']
+    assert (error['detail'], error['code']) == ('secret: db at 10.0.0.1',
+                                                'gizmo.unavailable')
+    assert got.headers['Retry-After'] == '30'
 
 
 def test_keep_leaves_the_texts_of_the_applications_5xx():
