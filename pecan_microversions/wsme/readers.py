@@ -130,6 +130,32 @@ def _stored_as_is(cls: type, attr: Any, index: int,
     return None
 
 
+def _validated_as_is(datatype: Any) -> bool:
+    """Whether ``validate_value(datatype, obj)`` returns ``obj``, an
+    instance of the complex type ``datatype``, as it is (checked for
+    ``validate`` when a value is read): no ``validate`` of its own, and the
+    usual equality (``validate_value`` compares it with ``Unset``)."""
+    return (isinstance(datatype, type) and wtypes.iscomplex(datatype)
+            and datatype.__eq__ is object.__eq__
+            and not hasattr(datatype, 'validate'))
+
+
+def _read_as_is(cls: type, attr: Any, index: int,
+                namespace: dict[str, Any]) -> Optional[str]:
+    """For an attribute of a complex type read by a compiled reader, the
+    test on the value read ``v`` under which setting it stores ``v`` as it
+    is (an instance of that very type, validated as is: see
+    :func:`_validated_as_is`), for a plain set on a class with no
+    ``__setattr__``; None otherwise."""
+    datatype = attr.datatype
+    if not (cls.__setattr__ is object.__setattr__ and _plain_set(attr)
+            and _validated_as_is(datatype)
+            and dispatch_class(fromjson, datatype) is object):
+        return None
+    namespace[f'c{index}'] = datatype
+    return f"v.__class__ is c{index} and not hasattr(c{index}, 'validate')"
+
+
 def _set(target: str, key: str, index: int) -> str:
     """The statement setting attribute ``key`` of ``target`` to ``v``."""
     if key.isascii() and key.isidentifier() and not keyword.iskeyword(key):
@@ -188,8 +214,11 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
              '    keys = value.keys()',
              '    if not keys <= NAMES:',
              '        raise UnknownAttribute(None, set(keys) - NAMES)']
-    plain = [attr for attr, test in zip(attributes, stored, strict=True)
-             if test]
+    read_as_is = [None if getattr(attr, 'readonly', False)
+                  else _read_as_is(cls, attr, i, namespace)
+                  for i, attr in enumerate(attributes)]
+    plain = [attr for attr, test, read in zip(attributes, stored, read_as_is,
+                                              strict=True) if test or read]
     if plain:
         namespace['holder'] = functools.partial(wsme_dataholder, plain[0])
         lines.append('    h = holder(obj)')
@@ -217,6 +246,11 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
         if getattr(attr, 'readonly', False):
             lines.append(pad + f'raise InvalidInput({name}, v, '
                          "'Cannot set read only field.')")
+        elif read_as_is[i]:  # an object its reader made: stored as is
+            lines += [pad + f'if {read_as_is[i]}:',
+                      pad + f'    {_set("h", attr.key, i)}',
+                      pad + 'else:',
+                      pad + f'    {_set("obj", attr.key, i)}']
         else:
             lines.append(pad + _set('obj', attr.key, i))
             if plain and not _plain_set(attr):  # it may replace the holder
@@ -225,7 +259,11 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
             lines += ['    else:',
                       f'        raise InvalidInput({name}, None, '
                       "'Mandatory field missing.')"]
-    lines.append('    return validate_value(cls, obj)')
+    if _validated_as_is(cls):  # validate_value would return it
+        lines.append("    return obj if not hasattr(cls, 'validate') else "
+                     'validate_value(cls, obj)')
+    else:
+        lines.append('    return validate_value(cls, obj)')
     exec('\n'.join(lines), namespace)  # noqa: S102
     del building[cls]
     result: Reader = namespace['read']

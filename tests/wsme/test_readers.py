@@ -135,8 +135,39 @@ class Guarded(wtypes.Base):
         super().__setattr__(name, value)
 
 
+class Checked(wtypes.Base):
+    """A complex type with a ``validate`` of its own: WSME calls it for the
+    object read, then again when the object is set on an attribute."""
+
+    word = wtypes.text
+
+    @classmethod
+    def validate(cls, value):
+        value.word = (value.word or '') + '+'
+        return value
+
+
+class Equal(wtypes.Base):
+    """A complex type whose equality WSME's ``validate_value`` meets."""
+
+    word = wtypes.text
+
+    def __eq__(self, other):
+        return other is None or isinstance(other, wtypes.UnsetType)
+
+    __hash__ = None
+
+
+class Holding(wtypes.Base):
+    """Attributes of complex types, stored as read or not."""
+
+    leaf = Leaf
+    checked = Checked
+    equal = Equal
+
+
 TYPES = [Every, Leaf, Tree, Gadget, Node, [Leaf], {wtypes.text: Leaf},
-         wtypes.text, int, CELSIUS, Special, Stored, Guarded]
+         wtypes.text, int, CELSIUS, Special, Stored, Guarded, Holding]
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-20, 20),
                     st.floats(allow_nan=False, allow_infinity=False),
@@ -153,7 +184,8 @@ KEYS = ['text', 'raw', 'binary', 'whole', 'real', 'flag', 'price', 'day',
         'public-name', 'public', 'word', 'size', 'label', 'children', 'name',
         'note', 'old', 'new', 'count', 'hardware_type', 'owner',
         'description', 'unknown', 'plain', 'bounded', 'at_most',
-        'patterned', 'number', 'upper', 'hidden', 'shown']
+        'patterned', 'number', 'upper', 'hidden', 'shown', 'checked',
+        'equal']
 OBJECTS = st.dictionaries(st.sampled_from(KEYS), JSON, max_size=6)
 VALUES = st.one_of(OBJECTS, JSON,
                    st.lists(OBJECTS, max_size=2),
@@ -354,3 +386,12 @@ def test_a_value_read_after_a_setter_replaced_the_holder_is_kept():
     got = reader(Restarting)(body)
     assert (got.atemplate, got.zname) == ('t', 'n')
     assert _state(got) == _state(fromjson(Restarting, body))
+
+
+def test_objects_are_validated_as_wsme_validates_them():
+    body = {'leaf': {'word': 'w'}, 'checked': {'word': 'c'},
+            'equal': {'word': 'e'}}
+    got, expected = reader(Holding)(body), fromjson(Holding, body)
+    assert got.checked.word == expected.checked.word == 'c++'  # twice
+    assert got.equal is not None and got.leaf.word == 'w'
+    assert _state(got) == _state(expected)
