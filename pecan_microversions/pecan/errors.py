@@ -172,24 +172,30 @@ def error_from_app_response(response: webob.Response,
     """Our error for an error response the application returned rather than
     raised: a WebOb HTTP error with WebOb's own page (``return
     webob.exc.HTTPConflict()``) or a WSME fault body; ``None`` for a body
-    of the application's own, which is kept.
+    of the application's own, which is kept, but a 5xx's, whose text is
+    hidden (logged, :data:`INTERNAL_ERROR` sent).
 
     :param method: the request's HTTP method, named in a 405's detail.
     """
     if isinstance(response, webob.exc.HTTPException) and not (
             response.has_body):  # WebOb writes its page when it is sent
         return error_from_http_exception(response, method)
-    return error_from_wsme_fault(response)
+    fault = error_from_wsme_fault(response)
+    if fault is None and response.status_int >= 500:  # a 5xx's own body
+        return _server_text_hidden(
+            repr(response.body[:500]), response.status_int,
+            _kept_headers(response))
+    return fault
 
 
 def error_from_raised(error: Exception, method: str = ''
                       ) -> Optional[APIError]:
     """Our error for a WebOb HTTP error (``pecan.abort`` included) or a
     WSME ``ClientSideError`` the application raised; ``None`` for a
-    redirect, and for an HTTP error carrying a body of the application's
-    own (``HTTPConflict(json_body=...)``), which Pecan then sends as it
-    would a returned one: it is kept, as a returned one is
-    (:func:`error_from_app_response`).
+    redirect, and for a 4xx carrying a body of the application's own
+    (``HTTPConflict(json_body=...)``), which Pecan then sends as it would
+    a returned one: it is kept, as a returned one is
+    (:func:`error_from_app_response`); a 5xx's text is always hidden.
 
     Pecan writes a JSON page of its own over a raised HTTP error's body,
     before any hook runs, when the client prefers JSON (``Accept:
@@ -201,9 +207,14 @@ def error_from_raised(error: Exception, method: str = ''
     if isinstance(error, wsme.exc.ClientSideError):  # from a pecan.expose
         return _server_text_hidden(error.faultstring, error.code)
     response: webob.Response = error  # type: ignore[assignment]
-    if response.status_int < 400 or (
-            response.has_body and not _pecan_page(response)):
+    status = response.status_int
+    if status < 400:
         return None
+    if response.has_body and not _pecan_page(response):
+        if status < 500:
+            return None
+        return _server_text_hidden(  # a 5xx's own body is not kept
+            repr(response.body[:500]), status, _kept_headers(response))
     return error_from_http_exception(response, method)
 
 
@@ -244,10 +255,14 @@ def error_from_http_exception(exc: webob.exc.HTTPException,
     elif not detail:
         detail = getattr(exc, 'explanation', '') or http.client.responses.get(
             status, '')
-    extra = {name: value for name, value in response.headers.items()
-             if name.lower() in ('allow', 'location', 'retry-after',
-                                 'www-authenticate')}
-    return _server_text_hidden(str(detail), status, extra)
+    return _server_text_hidden(str(detail), status, _kept_headers(response))
+
+
+def _kept_headers(response: webob.Response) -> dict[str, str]:
+    """The headers of the application's error that ours keeps."""
+    return {name: value for name, value in response.headers.items()
+            if name.lower() in ('allow', 'location', 'retry-after',
+                                'www-authenticate')}
 
 
 def _server_text_hidden(detail: str, status: int,

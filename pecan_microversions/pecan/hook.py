@@ -297,6 +297,8 @@ class MicroversionHook(PecanHook):
             response = environ[_RENDERED_KEY] = error_response(
                 e, environ, self._render)
             return response
+        # An error the application made and caught earlier is not this one.
+        state.request.environ.pop(ERROR_KEY, None)
         if isinstance(e, TypeError):
             # Pecan called a method with arguments its URL did not fill.
             refused = unfilled_call(

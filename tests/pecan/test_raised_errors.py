@@ -47,6 +47,13 @@ def _error(kind):
         raise webob.exc.HTTPConflict(detail='The gizmo is locked.')
     if kind == 'returned-plain':
         return webob.exc.HTTPConflict(detail='The gizmo is locked.')
+    if kind == 'caught-then-raised':
+        try:
+            raise APIError('secret: shard on 10.0.0.1 is read-only',
+                           status=409)
+        except APIError:
+            pass  # the application handles it, then answers otherwise
+        raise webob.exc.HTTPConflict(json_body={'mine': kind})
     return _server_error(kind)
 
 
@@ -68,6 +75,17 @@ def _server_error(kind):
                        headers={'Retry-After': '30'})
     if kind == 'crash':
         raise RuntimeError('secret: db at 10.0.0.1')
+    if kind == 'raised-503-own-json':
+        raise webob.exc.HTTPServiceUnavailable(
+            json_body={'secret': 'db at 10.0.0.1'})
+    if kind == 'returned-503-own-json':
+        return webob.exc.HTTPServiceUnavailable(
+            json_body={'secret': 'db at 10.0.0.1'})
+    if kind == 'aborted-500-own-text':
+        pecan.abort(500, text='secret: db at 10.0.0.1')
+    if kind == 'set-500-own-body':
+        pecan.response.status = 500
+        return {'secret': 'db at 10.0.0.1'}
     raise AssertionError(kind)
 
 
@@ -230,3 +248,40 @@ def test_keep_leaves_the_texts_of_the_applications_5xx():
     assert b'secret: db at 10.0.0.1' in page.body
     api = app.get('/plain?kind=api-error-503', status=503)
     assert api.json['errors'][0]['detail'] == 'secret: db at 10.0.0.1'
+
+
+@pytest.mark.parametrize('accept', [None, '*/*', 'application/json'])
+@pytest.mark.parametrize('kind', ['raised-503-own-json',
+                                  'returned-503-own-json',
+                                  'aborted-500-own-text',
+                                  'set-500-own-body'])
+def test_a_5xx_body_of_the_applications_own_is_not_sent_with_render(
+        caplog, accept, kind):
+    # Whatever the client accepts: a 5xx's text, in a body the application
+    # wrote or not, is not the client's business.
+    headers = {'Accept': accept} if accept else {}
+    with caplog.at_level(logging.WARNING):
+        got = webtest.TestApp(_app('render')).get(
+            '/plain?kind=' + kind, headers=headers, status='*')
+    assert got.status_int >= 500
+    assert b'secret' not in got.body and b'10.0.0.1' not in got.body
+    assert got.json['errors'][0]['detail'] == INTERNAL_ERROR
+    if accept != 'application/json' or not kind.startswith(('raised',
+                                                              'aborted')):
+        # logged (for a raised one Pecan wrote its page over the body
+        # before any hook, when the client asked for JSON)
+        assert 'db at 10.0.0.1' in caplog.text
+
+
+def test_keep_sends_a_5xx_body_of_the_applications_own():
+    got = webtest.TestApp(_app('keep')).get(
+        '/plain?kind=returned-503-own-json', status=503)
+    assert got.json == {'secret': 'db at 10.0.0.1'}
+
+
+def test_an_error_the_application_caught_is_not_the_one_it_raises(
+        app_errors):
+    got = webtest.TestApp(_app(app_errors)).get(
+        '/plain?kind=caught-then-raised', status=409)
+    assert got.json == {'mine': 'caught-then-raised'}
+    assert b'secret' not in got.body
