@@ -57,6 +57,7 @@ from pecan_microversions.pecan.errors import (
     APIError,
     error_from_app_response,
     error_from_raised,
+    error_from_wsme_fault,
     error_response,
     page_for_head,
 )
@@ -352,6 +353,9 @@ class MicroversionHook(PecanHook):
                response: Any) -> None:
         """``after`` for errors, redirects, legacy headers, merged headers."""
         error = environ.get(ERROR_KEY)
+        if isinstance(error, APIError) and error is not response and (
+                error_from_wsme_fault(response) is None):
+            error = None  # caught by the application: not this response's
         if error is None and isinstance(response, APIError):
             error = response
         if environ.get(_RENDERED_KEY) is response:

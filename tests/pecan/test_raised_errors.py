@@ -54,6 +54,13 @@ def _error(kind):
         except APIError:
             pass  # the application handles it, then answers otherwise
         raise webob.exc.HTTPConflict(json_body={'mine': kind})
+    if kind == 'caught-then-returned':
+        try:
+            raise APIError('secret: shard on 10.0.0.1 is read-only',
+                           status=409)
+        except APIError:
+            pass
+        return webob.exc.HTTPConflict(json_body={'mine': kind})
     return _server_error(kind)
 
 
@@ -279,9 +286,11 @@ def test_keep_sends_a_5xx_body_of_the_applications_own():
     assert got.json == {'secret': 'db at 10.0.0.1'}
 
 
-def test_an_error_the_application_caught_is_not_the_one_it_raises(
-        app_errors):
-    got = webtest.TestApp(_app(app_errors)).get(
-        '/plain?kind=caught-then-raised', status=409)
-    assert got.json == {'mine': 'caught-then-raised'}
+@pytest.mark.parametrize('kind', ['caught-then-raised',
+                                  'caught-then-returned'])
+def test_an_error_the_application_caught_is_not_the_one_it_answers(
+        app_errors, kind):
+    got = webtest.TestApp(_app(app_errors)).get('/plain?kind=' + kind,
+                                                status=409)
+    assert got.json == {'mine': kind}
     assert b'secret' not in got.body
