@@ -66,10 +66,11 @@ def is_read_only(contract: Optional[FieldContract], name: str,
     table (a field computed there)."""
     if declared or contract is None:
         return declared
-    # A contract written before ``readonly`` existed: declared ones only
-    # (deprecated; the table becomes required in a later release).
-    table = getattr(contract, 'readonly', None)
-    if table is None:
+    try:
+        table = contract.readonly
+    except AttributeError:
+        # A contract written before ``readonly`` existed: declared ones
+        # only (deprecated; the table becomes required in a later release).
         warnings.warn(f'{type(contract).__name__} has no readonly table: '
                       'fields computed at a version are not refused; give '
                       'it one (FieldContract.readonly).', DeprecationWarning,

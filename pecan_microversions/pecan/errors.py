@@ -181,11 +181,7 @@ def error_from_app_response(response: webob.Response,
             response.has_body):  # WebOb writes its page when it is sent
         return error_from_http_exception(response, method)
     fault = error_from_wsme_fault(response)
-    if fault is None and response.status_int >= 500:  # a 5xx's own body
-        return _server_text_hidden(
-            repr(response.body[:500]), response.status_int,
-            _kept_headers(response))
-    return fault
+    return _own_body(response) if fault is None else fault
 
 
 def error_from_raised(error: Exception, method: str = ''
@@ -211,11 +207,17 @@ def error_from_raised(error: Exception, method: str = ''
     if status < 400:
         return None
     if response.has_body and not _pecan_page(response):
-        if status < 500:
-            return None
-        return _server_text_hidden(  # a 5xx's own body is not kept
-            repr(response.body[:500]), status, _kept_headers(response))
+        return _own_body(response)
     return error_from_http_exception(response, method)
+
+
+def _own_body(response: webob.Response) -> Optional[APIError]:
+    """``None`` for an error body of the application's own, which is kept;
+    but a 5xx's, whose text is not the client's business: hidden."""
+    if response.status_int < 500:
+        return None
+    return _server_text_hidden(repr(response.body[:500]),
+                               response.status_int, _kept_headers(response))
 
 
 def _pecan_page(response: webob.Response) -> bool:

@@ -107,21 +107,13 @@ def scalar_schema(datatype: Any, *, request: bool = False) -> dict[str, Any]:
         return enum_schema(dict(_SCALARS.get(datatype.basetype, {})),
                            datatype.values)
     if isinstance(datatype, wtypes.StringType):
-        schema = {'type': 'string'}
-        if datatype.min_length is not None:
-            schema['minLength'] = datatype.min_length
-        if datatype.max_length is not None:
-            schema['maxLength'] = datatype.max_length
-        if datatype.pattern is not None:
-            schema['pattern'] = datatype.pattern.pattern
-        return schema
+        pattern = datatype.pattern
+        return _bounded({'type': 'string'}, minLength=datatype.min_length,
+                        maxLength=datatype.max_length,
+                        pattern=None if pattern is None else pattern.pattern)
     if isinstance(datatype, wtypes.IntegerType):
-        schema = {'type': 'integer'}
-        if datatype.minimum is not None:
-            schema['minimum'] = datatype.minimum
-        if datatype.maximum is not None:
-            schema['maximum'] = datatype.maximum
-        return schema
+        return _bounded({'type': 'integer'}, minimum=datatype.minimum,
+                        maximum=datatype.maximum)
     formats = {wtypes.UuidType: 'uuid', wtypes.IPv4AddressType: 'ipv4',
                wtypes.IPv6AddressType: 'ipv6'}
     for kind, name in formats.items():
@@ -134,6 +126,13 @@ def scalar_schema(datatype: Any, *, request: bool = False) -> dict[str, Any]:
             return {}  # any JSON value
         return dict(_SCALARS.get(datatype.basetype, {}))
     return dict(_SCALARS.get(datatype, {}))
+
+
+def _bounded(schema: dict[str, Any], **keywords: Any) -> dict[str, Any]:
+    """``schema`` with each keyword whose value is set (a datatype's
+    bounds)."""
+    schema.update((k, v) for k, v in keywords.items() if v is not None)
+    return schema
 
 
 def json_value(value: Any) -> Any:

@@ -103,6 +103,12 @@ def _plain_set(attr: Any) -> bool:
     return plain_attribute(attr, delegating, '__set__')
 
 
+def _stored_directly(cls: type, attr: Any) -> bool:
+    """Whether setting ``attr`` on a ``cls`` may be done in the data
+    holder: a plain set, on a class with no ``__setattr__`` of its own."""
+    return cls.__setattr__ is object.__setattr__ and _plain_set(attr)
+
+
 def _stored_as_is(cls: type, attr: Any, index: int,
                   namespace: dict[str, Any]) -> Optional[str]:
     """The test on a value ``v`` under which reading it and setting it on
@@ -112,7 +118,7 @@ def _stored_as_is(cls: type, attr: Any, index: int,
     text (their limits and values read when the value is: as WSME reads
     them), for a plain set (:func:`_plain_set`) on a class with no
     ``__setattr__``, and a datatype ``fromjson`` was not extended for."""
-    if not (cls.__setattr__ is object.__setattr__ and _plain_set(attr)):
+    if not _stored_directly(cls, attr):
         return None
     datatype, test = attr.datatype, 'v.__class__ is str'
     if datatype is wtypes.text:
@@ -148,8 +154,7 @@ def _read_as_is(cls: type, attr: Any, index: int,
     :func:`_validated_as_is`), for a plain set on a class with no
     ``__setattr__``; None otherwise."""
     datatype = attr.datatype
-    if not (cls.__setattr__ is object.__setattr__ and _plain_set(attr)
-            and _validated_as_is(datatype)
+    if not (_stored_directly(cls, attr) and _validated_as_is(datatype)
             and dispatch_class(fromjson, datatype) is object):
         return None
     namespace[f'c{index}'] = datatype
