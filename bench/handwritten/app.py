@@ -143,6 +143,9 @@ def _check_owner(value: Any, version: Version, patch: bool) -> None:
     if 'name' not in value:
         raise bad_request("Mandatory field 'owner.name' is missing.",
                           'microversion.missing_field')
+    if value['name'] is None:
+        raise bad_request("Mandatory field 'owner.name' cannot be null.",
+                          'microversion.null_mandatory_field')
     # The domain may be null (the default domain), not empty.
     for key, most in (('name', 255), ('domain', None)):
         member = value.get(key)
@@ -151,12 +154,13 @@ def _check_owner(value: Any, version: Version, patch: bool) -> None:
         reason = ('Value should be string' if not isinstance(member, str)
                   else _length(member, most))
         if reason:
-            detail = (f'Invalid input for field/attribute {key}. Value: '
-                      f"'{member}'. {reason}")
             if patch:
-                raise bad_request(f"Invalid value for field 'owner': "
-                                  f'{detail}', 'microversion.invalid_value')
-            raise bad_request(detail, 'http.bad_request')
+                raise bad_request(f'Invalid value {member!r} for field '
+                                  f"'owner.{key}': {reason}",
+                                  'microversion.invalid_value')
+            raise bad_request(f'Invalid input for field/attribute {key}. '
+                              f"Value: '{member}'. {reason}",
+                              'http.bad_request')
 
 
 def _mandatory(version: Version) -> tuple[str, str]:

@@ -224,11 +224,11 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
                   else binding.conversion)
     shown = conversion.down(newest, version)
     changed = patched_copy(shown, operations)
+    check_effect(datatype, shown, changed, version)  # nested fields too
     patched = conversion.merge(newest, shown, changed, version)
     for name, value in patched.items():
         attr = binding.by_name.get(name)
         if attr is not None and not same_json(value,
                                               newest.get(name, _ABSENT)):
-            check_json_value(attr.datatype, value, name)
-    check_effect(datatype, shown, changed, version)  # nested fields too
+            check_json_value(attr.datatype, value, name, stored=True)
     return patched

@@ -22,7 +22,7 @@ from pecan_microversions.core.checking import (
     is_read_only,
 )
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.json_values import same_json
+from pecan_microversions.core.json_values import json_copy, same_json
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
     attributes_by_name,
@@ -47,6 +47,13 @@ def check_effect(datatype: Any, before: Any, after: Any,
     ``datatype`` as ``version`` shows it), nested fields included, as a
     body sent at ``version``: each field available, writable, of its type
     and of a value the version allows, a mandatory one not null or absent.
+
+    An object the patch replaced in place (a field's, a list item's where
+    the list kept its length) gets back in ``after`` the members it lacks
+    that a body at ``version`` could not send: those the version does not
+    have, and read-only or computed ones.  ``after`` must share nothing
+    with ``before`` (as :func:`~pecan_microversions.core.patching.
+    patched_copy` returns it).
 
     :raises ~pecan_microversions.core.errors.RequestError: naming the field.
     """
@@ -117,6 +124,13 @@ def _check_object(datatype: type, before: dict[str, Any],
         if attr is None:
             raise RequestError(f'Unknown field {field!r}.',
                                error_code='microversion.unknown_field')
+        if new is _ABSENT and (
+                (binding is not None and name not in binding.visible[version])
+                or is_read_only(binding, name, version, attr.readonly)):
+            # An object replaced in place keeps what the client could not
+            # send in it: members the version lacks, read-only or computed.
+            after[name] = json_copy(old)
+            continue
         if binding is not None:
             check_available(binding, name, version, field)
         if is_read_only(binding, name, version, attr.readonly):

@@ -23,18 +23,24 @@ __all__ = ['check_argument_value', 'check_json_argument', 'check_json_value',
            'validated_by_wsme']
 
 
-def check_json_value(datatype: Any, value: Any, label: str) -> None:
+def check_json_value(datatype: Any, value: Any, label: str,
+                     stored: bool = False) -> None:
     """Refuse ``value`` (JSON) if WSME would not accept it as ``datatype``.
 
     ``None`` is accepted (whether a field may be null is the contract's
     business).
 
     :param label: names the field in the message.
+    :param stored: ``value`` is a stored one (a patched document): the
+        read-only members its objects hold are not the client's and are
+        not read (WSME refuses them in a body).
     :raises ~pecan_microversions.core.errors.RequestError: 400
         ``microversion.invalid_value``.
     """
     if value is None or (datatype is str and value.__class__ is str):
         return  # text as text: nothing WSME would refuse
+    if stored:
+        value = _writable_part(datatype, value)
     try:
         converted = reader(datatype)(value)
         if not wtypes.iscomplex(datatype):  # objects: set field by field
@@ -53,6 +59,22 @@ def check_json_value(datatype: Any, value: Any, label: str) -> None:
         raise RequestError(f'Invalid value {value!r} for field {label!r}: '
                            f'{exc}', error_code='microversion.invalid_value'
                            ) from None
+
+
+def _writable_part(datatype: Any, value: Any) -> Any:
+    """``value`` without the members its objects declare read-only."""
+    if isinstance(datatype, wtypes.ArrayType) and isinstance(value, list):
+        return [_writable_part(datatype.item_type, v) for v in value]
+    if isinstance(datatype, wtypes.DictType) and isinstance(value, dict):
+        return {k: _writable_part(datatype.value_type, v)
+                for k, v in value.items()}
+    if not (wtypes.iscomplex(datatype) and isinstance(value, dict)):
+        return value
+    attributes = {a.name: a for a in wtypes.list_attributes(datatype)}
+    return {k: v if k not in attributes else
+            _writable_part(attributes[k].datatype, v)
+            for k, v in value.items()
+            if k not in attributes or not attributes[k].readonly}
 
 
 def check_json_argument(datatype: Any, value: Any, label: str) -> None:

@@ -180,9 +180,12 @@ def test_owner_edit_that_would_drop_a_domain_alike(apps):
     (b'{"name": "o", "domain": ""}', 400),
     (b'{"name": "o", "domain": 5}', 400),
     (b'{"name": "o", "domain": null}', 201),
+    (b'{"name": null}', 400),
+    (b'{"name": 5}', 400),
 ])
 def test_owner_domains_alike(apps, owner, status):
-    # Null is the default domain in both; "" and a number are the same 400.
+    # Null is the default domain in both; "" and a number are the same 400,
+    # as are a null or non-text name.
     post = Case('post-owner', 'POST', '/v1/nodes', '1.9', status,
                 b'{"name": "n", "hardware_type": "ipmi", "owner": '
                 + owner + b'}', 'application/json')

@@ -499,7 +499,7 @@ def test_discovery_urls_refuse_query_parameters(demo, path, method):
      'description'),
     ('1.8', [{'op': 'replace', 'path': '/owner', 'value': 7}], 'owner'),
     ('1.9', [{'op': 'replace', 'path': '/owner',
-              'value': {'name': 7, 'domain': 'd'}}], 'owner'),
+              'value': {'name': 7, 'domain': 'd'}}], 'owner.name'),
     # a value moved in from another field is judged where it lands
     ('1.9', [{'op': 'add', 'path': '/owner', 'value': {'name': 'o'}},
              {'op': 'copy', 'from': '/owner', 'path': '/description'}],

@@ -233,7 +233,9 @@ def test_an_empty_domain_is_a_400_naming_it(api, store):
                 [{'op': 'replace', 'path': '/owner',
                   'value': {'name': 'x', 'domain': ''}}]):
         response = patch(api, '1.9', ops, status=400)
-        assert 'attribute domain' in response.json['errors'][0]['detail']
+        assert response.json['errors'][0]['detail'] == (
+            "Invalid value '' for field 'owner.domain': Value should have a "
+            'minimum character requirement of 1')
     assert store.list() == before
 
 
