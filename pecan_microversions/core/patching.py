@@ -19,7 +19,7 @@ patch itself carries, plus :data:`MAX_COPIED`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
 import jsonpatch
@@ -28,7 +28,7 @@ import jsonpointer
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.json_values import json_copy, same_json
 
-__all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'RenameGroups',
+__all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'Keep', 'RenameGroups',
            'body_too_deep', 'converted_names_held', 'json_copy',
            'moves_away', 'names_held', 'named_as_shown', 'patch_failed',
            'patched_copy', 'same_json']
@@ -36,6 +36,11 @@ __all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'RenameGroups',
 #: Each rename group of a resource at one version: the name the version
 #: shows it under, and every name of the group.
 RenameGroups = tuple[tuple[str, tuple[str, ...]], ...]
+
+#: Given the path's parts of an ``add`` or ``replace`` onto an object's
+#: existing member, the value it replaces and the new one (a copy), the
+#: value to put there (see :func:`patched_copy`).
+Keep = Callable[[list[str], Any, Any], Any]
 
 #: The most a patch's ``copy`` operations may copy in all (see above).
 MAX_COPIED = 100_000
@@ -70,9 +75,14 @@ def body_too_deep(detail: str = 'The JSON body is nested too deeply.'
     return RequestError(detail, error_code='microversion.body_too_deep')
 
 
-def patched_copy(document: Any, operations: list[dict[str, Any]]) -> Any:
+def patched_copy(document: Any, operations: list[dict[str, Any]],
+                 keep: Optional[Keep] = None) -> Any:
     """Apply ``operations`` (already checked) to a copy of ``document``;
     ``document`` itself is left as it is.
+
+    :param keep: called for each ``add`` or ``replace`` onto an existing
+        member of an object (not an array's item, whose place is no
+        identity), at its turn in the patch; its result is put there.
 
     :raises ~pecan_microversions.core.errors.RequestError: the patch cannot
         be applied (a missing path, a failed ``test``, a path through a
@@ -84,7 +94,7 @@ def patched_copy(document: Any, operations: list[dict[str, Any]]) -> Any:
     try:
         result = json_copy(document)
         for operation in operations:
-            result = _apply(result, operation, limits)
+            result = _apply(result, operation, limits, keep)
         if limits.moved_deeper:
             limits.check_depth(0, result)
     except APPLY_ERRORS as exc:
@@ -155,7 +165,8 @@ def converted_names_held(document: Mapping[str, Any],
                 result[group[0]] = newest[group[0]]
 
 
-def _apply(document: Any, operation: dict[str, Any], limits: _Limits) -> Any:
+def _apply(document: Any, operation: dict[str, Any], limits: _Limits,
+           keep: Optional[Keep]) -> Any:
     name = operation['op']
     if name == 'copy':
         value = _resolve(document, operation['from'])
@@ -179,7 +190,10 @@ def _apply(document: Any, operation: dict[str, Any], limits: _Limits) -> Any:
         # before 1.34 refused to replace it).
         if path and parent.__class__ is dict:  # as jsonpatch, less dearly
             key = _parts(path)[-1]
-            if name == 'replace' and key not in parent:
+            if key in parent:
+                if keep is not None:
+                    value = keep(_parts(path), parent[key], value)
+            elif name == 'replace':
                 raise jsonpatch.JsonPatchConflict(
                     f"can't replace a non-existent object '{key}'")
             parent[key] = value

@@ -22,6 +22,7 @@ from typing import Any, Optional
 
 from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.patching import (
+    Keep,
     RenameGroups,
     converted_names_held,
     named_as_shown,
@@ -56,7 +57,8 @@ def _converted_groups(conversion: Conversion, version: Version
 def patch_stored(document: Mapping[str, Any],
                  operations: list[dict[str, Any]], version: Version,
                  conversion: Optional[Conversion], renames: RenameGroups,
-                 judge: Judge, every_name: bool = False) -> dict[str, Any]:
+                 judge: Judge, every_name: bool = False,
+                 keep: Optional[Keep] = None) -> dict[str, Any]:
     """Apply checked ``operations``, written against what ``version`` shows,
     to a copy of the stored ``document``; return the copy.
 
@@ -67,6 +69,8 @@ def patch_stored(document: Mapping[str, Any],
     :param every_name: write a renamed field the document holds under no
         name under all of them (see :func:`~pecan_microversions.core.
         patching.names_held`).
+    :param keep: see :func:`~pecan_microversions.core.patching.
+        patched_copy`.
     :raises ~pecan_microversions.core.errors.RequestError: the patch cannot
         be applied, or changes a computed field, or a retyped one whose
         stored value holds more than ``version`` shows (409).
@@ -80,7 +84,7 @@ def patch_stored(document: Mapping[str, Any],
         # Read from the newest name, converted down (not an older copy).
         down = conversion.down(document, version)
         view.update((n, down[n]) for n, _ in converted if n in down)
-    result: dict[str, Any] = patched_copy(view, operations)
+    result: dict[str, Any] = patched_copy(view, operations, keep)
     judge(view, result)
     names_held(document, view, result, plain, every_name)
     if conversion is not None and converted:

@@ -27,7 +27,7 @@ from pecan_microversions.wsme.checking import (
     resolve_datatype,
 )
 from pecan_microversions.wsme.fields import binding_of
-from pecan_microversions.wsme.patch_effects import check_effect
+from pecan_microversions.wsme.patch_effects import check_effect, kept_members
 from pecan_microversions.wsme.values import check_json_value
 
 __all__ = ['JSONValue', 'converter_of', 'from_newest', 'patch_newest',
@@ -223,7 +223,7 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
     conversion = (converter if isinstance(converter, Conversion)
                   else binding.conversion)
     shown = conversion.down(newest, version)
-    changed = patched_copy(shown, operations)
+    changed = patched_copy(shown, operations, kept_members(datatype, version))
     check_effect(datatype, shown, changed, version)  # nested fields too
     patched = conversion.merge(newest, shown, changed, version)
     for name, value in patched.items():

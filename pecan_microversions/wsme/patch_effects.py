@@ -7,6 +7,9 @@ sent it: a value that lands in a field must be valid at the version there
 (and of its type, as WSME checks a body: see :func:`~pecan_microversions.
 wsme.values.check_json_value`), and a field mandatory at the version
 cannot be removed.
+
+:func:`kept_members` is what an object a patch puts in place of another
+keeps of it: what a body at the version could not carry.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from pecan_microversions.core.checking import (
     is_read_only,
 )
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.json_values import json_copy, same_json
+from pecan_microversions.core.json_values import same_json
+from pecan_microversions.core.patching import Keep
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
     attributes_by_name,
@@ -35,7 +39,7 @@ from pecan_microversions.wsme.checking import (
 from pecan_microversions.wsme.fields import Binding, binding_of
 from pecan_microversions.wsme.values import check_json_value
 
-__all__ = ['check_effect']
+__all__ = ['check_effect', 'kept_members']
 
 _ABSENT = object()
 _Rule = Optional[tuple[Binding, str]]
@@ -47,13 +51,6 @@ def check_effect(datatype: Any, before: Any, after: Any,
     ``datatype`` as ``version`` shows it), nested fields included, as a
     body sent at ``version``: each field available, writable, of its type
     and of a value the version allows, a mandatory one not null or absent.
-
-    An object the patch replaced in place (a field's, a list item's where
-    the list kept its length) gets back in ``after`` the members it lacks
-    that a body at ``version`` could not send: those the version does not
-    have, and read-only or computed ones.  ``after`` must share nothing
-    with ``before`` (as :func:`~pecan_microversions.core.patching.
-    patched_copy` returns it).
 
     :raises ~pecan_microversions.core.errors.RequestError: naming the field.
     """
@@ -124,13 +121,6 @@ def _check_object(datatype: type, before: dict[str, Any],
         if attr is None:
             raise RequestError(f'Unknown field {field!r}.',
                                error_code='microversion.unknown_field')
-        if new is _ABSENT and (
-                (binding is not None and name not in binding.visible[version])
-                or is_read_only(binding, name, version, attr.readonly)):
-            # An object replaced in place keeps what the client could not
-            # send in it: members the version lacks, read-only or computed.
-            after[name] = json_copy(old)
-            continue
         if binding is not None:
             check_available(binding, name, version, field)
         if is_read_only(binding, name, version, attr.readonly):
@@ -147,3 +137,61 @@ def _check_object(datatype: type, before: dict[str, Any],
                       version, field,
                       None if binding is None or name not in binding.values
                       else (binding, name))
+
+
+def kept_members(datatype: Any, version: Version) -> Keep:
+    """For :func:`~pecan_microversions.core.patching.patched_copy`: an
+    object an ``add`` or ``replace`` puts onto an object's member (a
+    field's object, a dict's entry; objects within it too) gets back what
+    the one it replaces held and a body at ``version`` cannot send: members
+    the version lacks, read-only and computed ones.  An array's item is
+    not kept from (its place is no identity: a patch may shift items), nor
+    a renamed member (the client may send it under its other name)."""
+    def keep(parts: list[str], old: Any, new: Any) -> Any:
+        target = datatype
+        for part in parts:
+            target = _member_type(target, part, version)
+        _keep(target, old, new, version)
+        return new
+    return keep
+
+
+def _member_type(datatype: Any, part: str, version: Version) -> Any:
+    """The datatype of ``datatype``'s member ``part`` (None: not known)."""
+    if isinstance(datatype, wtypes.ArrayType):
+        return datatype.item_type
+    if isinstance(datatype, wtypes.DictType):
+        return datatype.value_type
+    if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)):
+        return None
+    attr = attributes_by_name(datatype).get(part)
+    binding = binding_of(datatype)
+    if attr is None or binding is None:
+        return None if attr is None else attr.datatype
+    return binding.datatype_at(part, version)
+
+
+def _keep(datatype: Any, old: Any, new: Any, version: Version) -> None:
+    if isinstance(datatype, wtypes.DictType) and isinstance(
+            old, dict) and isinstance(new, dict):
+        for key, value in new.items():
+            if key in old:
+                _keep(datatype.value_type, old[key], value, version)
+        return
+    if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)
+            and isinstance(old, dict) and isinstance(new, dict)):
+        return
+    binding = binding_of(datatype)
+    attributes = attributes_by_name(datatype)
+    renamed = () if binding is None else {
+        name for _, group in binding.renames[version] for name in group}
+    for name, value in old.items():
+        attr = attributes.get(name)
+        if attr is None or name in renamed:
+            continue
+        if name in new:
+            _keep(_member_type(datatype, name, version), value, new[name],
+                  version)
+        elif ((binding is not None and name not in binding.visible[version])
+              or is_read_only(binding, name, version, attr.readonly)):
+            new[name] = value

@@ -30,7 +30,7 @@ from pecan_microversions.wsme.checking import (
 )
 from pecan_microversions.wsme.conversion import converter_of
 from pecan_microversions.wsme.fields import binding_of
-from pecan_microversions.wsme.patch_effects import check_effect
+from pecan_microversions.wsme.patch_effects import check_effect, kept_members
 
 __all__ = ['apply_patch']
 
@@ -73,7 +73,8 @@ def apply_patch(datatype: Any, document: Mapping[str, Any], patch: Any,
         document, operations, version,
         None if binding is None else binding.conversion,
         () if binding is None else binding.renames[version],
-        lambda view, result: _judge(datatype, view, result, version))
+        lambda view, result: _judge(datatype, view, result, version),
+        keep=kept_members(datatype, version))
 
 
 def _check_nested(converter: Any, operations: list[dict[str, Any]],

@@ -1,14 +1,16 @@
-"""A nested object a patch replaces in place keeps what the client could
-not send in it.
+"""A nested object a patch puts in place of another keeps what the client
+could not send in it.
 
-A client replacing ``/bulb`` (or ``/bulbs/0``, or a dict's entry) sends the
+A client replacing ``/bulb`` (or a dict's entry, ``/spares/hall``) sends the
 object as a body at its version would hold it: without the members the
 version lacks, and without read-only or computed ones, which a body may not
 carry.  Before, each such replace was refused: a member the version lacks
 as "not available", a read-only one as "read-only" whether it was sent or
-left out.  Now what the client could not send keeps its stored value, and
-sending a read-only or computed member is still refused.  A change to any
-member of an object holding a read-only one also failed in
+left out.  Now what the client could not send keeps the value the replaced
+object held, and sending a read-only or computed member is still refused.
+A list's items are not kept from: their places are no identity (a patch may
+shift them), so what would lose such members is refused, as before.  A
+change to any member of an object holding a read-only one also failed in
 :func:`patch_newest` ("Cannot set read only field"), and now passes.
 """
 
@@ -21,9 +23,11 @@ from pecan import rest
 from wsme import types as wtypes
 
 from pecan_microversions import (
+    APIError,
     Computed,
     JsonPatchOperation,
     MicroversionHook,
+    Version,
     VersionRegistry,
     apply_patch,
     patch_newest,
@@ -114,7 +118,6 @@ def replace(path, value):
 
 @pytest.mark.parametrize('path,where', [
     ('/bulb', lambda lamp: lamp['bulb']),
-    ('/bulbs/0', lambda lamp: lamp['bulbs'][0]),
     ('/spares/hall', lambda lamp: lamp['spares']['hall']),
 ])
 def test_a_replaced_object_keeps_what_the_version_cannot_send(service, path,
@@ -129,7 +132,6 @@ def test_a_replaced_object_keeps_what_the_version_cannot_send(service, path,
 
 @pytest.mark.parametrize('path,where', [
     ('/bulb', lambda lamp: lamp['bulb']),
-    ('/bulbs', lambda lamp: lamp['bulbs'][0]),
     ('/spares', lambda lamp: lamp['spares']['hall']),
 ])
 def test_an_old_version_replacing_an_object_erases_nothing_it_cannot_see(
@@ -139,9 +141,7 @@ def test_an_old_version_replacing_an_object_erases_nothing_it_cannot_see(
     app, lamps = make_app(patch_newest)
     before = where(lamps['a'])
     value = {'kind': 'halogen'}
-    if path == '/bulbs':
-        value = [value]
-    elif path == '/spares':
+    if path == '/spares':
         value = {'hall': value}
     shown = patch(app, '1.0', replace(path, value)).json
     assert where(lamps['a']) == dict(before, kind='halogen')
@@ -154,7 +154,6 @@ def test_an_old_version_replacing_an_object_erases_nothing_it_cannot_see(
 
 @pytest.mark.parametrize('path,where', [
     ('/bulb', lambda lamp: lamp['bulb']),
-    ('/bulbs/0', lambda lamp: lamp['bulbs'][0]),
     ('/spares/hall', lambda lamp: lamp['spares']['hall']),
 ])
 @pytest.mark.parametrize('patcher', [patch_newest, apply_patch])
@@ -227,12 +226,84 @@ def test_a_member_of_an_object_holding_a_read_only_one_can_be_changed(
 
 
 def test_a_list_that_changes_length_holds_new_objects(service):
-    # Items are matched by place only where the list keeps its length, as
-    # a patch's effect is judged; otherwise each is a new bulb, whose
-    # read-only members are the service's to set.
+    # Each is a new bulb, whose read-only members are the service's to set.
     app, lamps = service
     patch(app, '1.1', replace('/bulbs', [{'kind': 'x'}, {'kind': 'y'}]))
     assert lamps['a']['bulbs'] == [{'kind': 'x'}, {'kind': 'y'}]
+
+
+TWO_BULBS = [{'kind': 'a', 'serial': 'X-A', 'colour': 'red', 'watts': 1},
+             {'kind': 'b', 'colour': 'blue', 'watts': 2}]
+
+
+@pytest.mark.parametrize('version', ['1.0', '1.1'])
+@pytest.mark.parametrize('operations', [
+    # an item's place is no identity: keeping by place would give B the
+    # serial and colour of A (removed), or swap what A and B hold
+    [{'op': 'replace', 'path': '/bulbs/0', 'value': {'kind': 'a2'}}],
+    [{'op': 'remove', 'path': '/bulbs/0'},
+     {'op': 'add', 'path': '/bulbs/-', 'value': {'kind': 'c'}}],
+    [{'op': 'replace', 'path': '/bulbs/0', 'value': {'kind': 'b'}},
+     {'op': 'replace', 'path': '/bulbs/1', 'value': {'kind': 'a'}}],
+    [{'op': 'replace', 'path': '/bulbs',
+      'value': [{'kind': 'b'}, {'kind': 'a'}]}],
+], ids=['replace-item', 'remove-then-append', 'swap', 'whole-list'])
+@pytest.mark.parametrize('patcher', [patch_newest, apply_patch])
+def test_list_items_keep_nothing_by_place(patcher, operations, version):
+    app, lamps = make_app(patcher, computed=False)
+    lamps['a']['bulbs'] = copy.deepcopy(TWO_BULBS)
+    response = patch(app, version, *operations, status=400)
+    assert response.json['errors'][0]['code'] in (
+        'microversion.read_only_field', 'microversion.field_unavailable')
+    assert lamps['a']['bulbs'] == TWO_BULBS
+
+
+@pytest.mark.parametrize('patcher', [patch_newest, apply_patch])
+def test_a_removed_object_added_again_is_a_new_one(patcher):
+    # Only an object put in place of another keeps from it: one added
+    # where the patch removed the old one is new, and cannot carry the
+    # serial the service gave the old one.
+    app, lamps = make_app(patcher, computed=False)
+    response = patch(app, '1.1', {'op': 'remove', 'path': '/bulb'},
+                     {'op': 'add', 'path': '/bulb', 'value': {'kind': 'x'}},
+                     status=400)
+    assert response.json['errors'][0]['detail'] == (
+        "Field 'bulb.serial' is read-only.")
+    assert lamps['a'] == STORED
+
+
+@pytest.mark.parametrize('patcher', [patch_newest, apply_patch])
+def test_a_test_after_a_replace_sees_what_was_kept(patcher):
+    app, lamps = make_app(patcher, computed=False)
+    patch(app, '1.1', replace('/bulb', {'kind': 'x'}),
+          {'op': 'test', 'path': '/bulb/serial', 'value': 'X1'})
+    assert lamps['a']['bulb']['serial'] == 'X1'
+
+
+@pytest.mark.parametrize('patcher', [patch_newest, apply_patch])
+def test_a_renamed_member_is_not_kept_under_its_hidden_name(patcher):
+    # driver (up to 1.0) and hardware (from 1.1) are one value: keeping
+    # hardware beside the driver a 1.0 client sends would split it.
+    registry = VersionRegistry('lamp', [('1.0', 'a'), ('1.1', 'b')])
+
+    @versioned_resource(registry, 'socket')
+    class Socket(wtypes.Base):
+        kind = wtypes.text
+        driver = versioned(wtypes.text, max_version='1.0')
+        hardware = versioned(wtypes.text, min_version='1.1',
+                             replaces='driver')
+
+    @versioned_resource(registry, 'lamp')
+    class Lamp(wtypes.Base):
+        name = wtypes.wsattr(wtypes.text, mandatory=True)
+        socket = Socket
+
+    stored = {'name': 'a', 'socket': {'kind': 'k', 'hardware': 'old'}}
+    operations = [replace('/socket', {'kind': 'k', 'driver': 'new'})]
+    with pytest.raises(APIError) as raised:
+        patcher(Lamp, stored, operations, Version(1, 0))
+    assert raised.value.code == 400
+    assert stored == {'name': 'a', 'socket': {'kind': 'k', 'hardware': 'old'}}
 
 
 def test_an_invalid_value_in_a_replaced_object_is_still_refused(service):
