@@ -44,7 +44,7 @@ from pecan_microversions.core.field_rules import (
     read_only_fields,
 )
 from pecan_microversions.core.registry import VersionRegistry
-from pecan_microversions.core.representations import Change, Computed
+from pecan_microversions.core.representations import Change, Computed, Renamed
 from pecan_microversions.core.version import (
     Version,
     VersionLike,
@@ -153,7 +153,9 @@ def versioned(datatype: Any, min_version: Optional[VersionLike] = None,
     :param readonly: as for ``wsattr``; a field is also read-only at the
         versions a ``Computed`` change computes it at.
     :param changes: how older versions show it (``ValueMap``, ``Computed``,
-        ``Renamed``, ``Retype``; see :doc:`conversion`).
+        ``Retype``; see :doc:`conversion`).  A rename is ``replaces=``: a
+        ``Renamed`` here raises a ``RegistryError`` when the class is
+        bound.
 
     ``introduced`` and ``last`` are the deprecated spellings of
     ``min_version`` and ``max_version``.
@@ -377,4 +379,13 @@ def _check_attributes(cls: type, attributes: list[Any]) -> None:
                 f'name {attr.name!r}; give each its own name.')
         check_field(where, attr.mandatory or getattr(
             attr, 'mandatory_when_available', False), attr.readonly)
+        for change in getattr(attr, 'changes', ()):
+            if isinstance(change, Renamed):  # one attribute, one JSON name
+                old, last = change.old_name, str(change.max_version)
+                raise InvalidDeclarationError(
+                    f'{where} declares Renamed({old!r}, {last!r}) in '
+                    'changes=; a WSME type renames with replaces=: declare '
+                    f'{old} = versioned(..., max_version={last!r}) and '
+                    f'{attr.key} = versioned(..., min_version=<the version '
+                    f'after {last}>, replaces={old!r}).')
 

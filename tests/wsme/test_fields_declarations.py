@@ -5,7 +5,7 @@ import pytest
 from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
-from pecan_microversions import ValueMap, filter_response
+from pecan_microversions import Renamed, ValueMap, filter_response
 from pecan_microversions.core.errors import (
     InvalidDeclarationError,
     UnknownVersionError,
@@ -125,6 +125,21 @@ def test_bad_renames(old, new, words):
         class Thing(wtypes.Base):
             a = versioned(wtypes.text, *old)
             b = versioned(wtypes.text, *new, replaces='a')
+
+
+def test_renamed_among_changes_is_refused_at_import():
+    # It was silently ignored: responses and bodies kept the newest name.
+    with pytest.raises(InvalidDeclarationError) as raised:
+        @versioned_resource(registry(), 'thing')
+        class Thing(wtypes.Base):
+            serial = versioned(wtypes.text, changes=[
+                Renamed('sn', max_version='1.0')])
+    assert str(raised.value) == (
+        "test_renamed_among_changes_is_refused_at_import.<locals>.Thing."
+        "serial declares Renamed('sn', '1.0') in changes=; a WSME type "
+        "renames with replaces=: declare sn = versioned(..., "
+        "max_version='1.0') and serial = versioned(..., min_version=<the "
+        "version after 1.0>, replaces='sn').")
 
 
 def test_rename_of_missing_attribute():
