@@ -200,7 +200,9 @@ class OpenAPIEndpoint:
 
     The controllers are walked once, on the first request (so the endpoint
     may be built inside the root controller's ``__init__``); each version's
-    document is built once.  Error bodies are described as the hook of the
+    document is built once, and again after an operator's floor or cap
+    changed (a reloaded configuration): the examples name the newest
+    version the serving app serves.  Error bodies are described as the hook of the
     application serving that first request writes them (its
     ``error_renderer``); a WSGI middleware around the Pecan application
     that changes them cannot be seen from a request: pass ``error_body``.
@@ -221,6 +223,7 @@ class OpenAPIEndpoint:
         self._lock = threading.Lock()
         self._operations: Optional[list[Operation]] = None
         self._documents: dict[Version, dict[str, Any]] = {}
+        self._served: Optional[tuple[Version, Version]] = None
 
     def document(self, version: VersionLike) -> dict[str, Any]:
         """The document at ``version`` (without ``servers``): a copy,
@@ -233,14 +236,20 @@ class OpenAPIEndpoint:
         with self._lock:
             if self._operations is None:
                 self._operations = api_operations(self.app)
-            if self._error_body is None:
-                serving = self._serving()
-                if serving is not None:
-                    self._error_body = error_schema(serving)
+            serving = self._serving()
+            if self._error_body is None and serving is not None:
+                self._error_body = error_schema(serving)
+            # The versions served are the serving app's: an operator's
+            # floor and cap, read again after a reload.
+            described = self.app if serving is None else serving
+            served = served_range(self.registry, described)
+            if served != self._served:
+                self._documents.clear()
+                self._served = served
             found = self._documents.get(at)
             if found is None:
                 found = openapi_document(
-                    self.registry, self.app, at, title=self.title,
+                    self.registry, described, at, title=self.title,
                     operations=self._operations, error_body=self._error_body)
                 if self._error_body is not None:  # else not cached
                     self._documents[at] = found

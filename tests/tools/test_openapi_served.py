@@ -10,6 +10,7 @@ import webtest
 from openapi_spec_validator import validate
 from oslo_config import cfg
 
+from pecan_microversions.demo.app import make_app as make_demo
 from pecan_microversions.demo.versions import REGISTRY as DEMO
 from pecan_microversions.pecan.config import register_opts
 from pecan_microversions.pecan.hook import MicroversionHook
@@ -99,3 +100,31 @@ def test_the_served_range_is_read_at_one_moment(tmp_path):
     assert served_range(apps.FLOOR, app) == ('1.3', '1.3')  # not 1.3 to 1.2
     assert hook.reload is None  # the reload happened
     assert served_range(apps.FLOOR, app) == ('1.2', '1.2')
+
+
+def test_the_served_document_follows_a_reloaded_cap(tmp_path):
+    # The demo's /v1/openapi.json named the registry's newest version (1.9)
+    # in its examples whatever the operator's cap, and kept its documents
+    # after a reload changed the cap.
+    settings = tmp_path / 'fleet.conf'
+    settings.write_text('[api_microversions]\nmax_version = 1.7\n')
+    conf = cfg.ConfigOpts()
+    register_opts(conf)
+    conf([], project='fleet', default_config_files=[str(settings)])
+    client = webtest.TestApp(make_demo(conf))
+
+    def examples():
+        document = client.get('/v1/openapi.json', headers={
+            'OpenStack-API-Version': 'fleet 1.5'}).json
+        validate(document)
+        parameters = document['components']['parameters']
+        return (parameters['OpenStackAPIVersion']['example'],
+                parameters[LEGACY.replace('-', '')]['example'])
+
+    assert examples() == ('fleet 1.7', '1.7')
+    settings.write_text('[api_microversions]\nmax_version = 1.6\n')
+    conf.mutate_config_files()
+    assert examples() == ('fleet 1.6', '1.6')
+    answer = client.get('/v1/nodes', headers={
+        'OpenStack-API-Version': 'fleet latest'})
+    assert answer.headers['OpenStack-API-Version'] == 'fleet 1.6'
