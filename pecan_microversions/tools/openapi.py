@@ -50,6 +50,7 @@ from pecan_microversions.pecan.request import get_version
 from pecan_microversions.tools.combined import combined_operation
 from pecan_microversions.tools.jsondiff import openapi_diff
 from pecan_microversions.tools.operations import (
+    deprecation_components,
     describe_operation,
     error_response,
     renamed_schemas,
@@ -164,7 +165,33 @@ def openapi_document(registry: VersionRegistry, app: Any,
         **version_components(registry, served[1]),
         'responses': {'Error': error},
     }
+    _describe_deprecation(document, registry, versions if at is None
+                          else [at])
     return document
+
+
+def _describe_deprecation(document: dict[str, Any],
+                          registry: VersionRegistry,
+                          versions: list[Version]) -> None:
+    """The deprecation headers on every response of ``document`` (of
+    ``versions``) sent at a deprecated one; its operations deprecated
+    where every version is."""
+    headers = deprecation_components(registry, versions)
+    if not headers:
+        return
+    document['components']['headers'].update(headers)
+    refs = {name: {'$ref': f'#/components/headers/{name}'}
+            for name in headers}
+    deprecated = all(registry.deprecation_at(v) for v in versions)
+    answers = [document['components']['responses']['Error']]
+    for item in document['paths'].values():
+        for operation in item.values():
+            if deprecated:
+                operation['deprecated'] = True
+            answers += operation['responses'].values()
+    for answer in answers:
+        if '$ref' not in answer:
+            answer.setdefault('headers', {}).update(refs)
 
 
 def _describe(operation: Operation, implementation: Implementation,

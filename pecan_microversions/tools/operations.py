@@ -11,6 +11,7 @@ documents from them.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from typing import Any, Optional
 
 from wsme import types as wtypes
@@ -31,8 +32,9 @@ from pecan_microversions.tools.routes import (
 from pecan_microversions.tools.schema_parts import PATCH_RULES
 from pecan_microversions.tools.schemas import SchemaSet
 
-__all__ = ['ERROR_STATUSES', 'RENAMED_SCHEMAS', 'describe_operation',
-           'error_response', 'renamed_schemas', 'version_components']
+__all__ = ['ERROR_STATUSES', 'RENAMED_SCHEMAS', 'deprecation_components',
+           'describe_operation', 'error_response', 'renamed_schemas',
+           'version_components']
 
 #: The error statuses every operation lists, with what they mean.
 ERROR_STATUSES = {'400': 'The request is malformed or names a field, query '
@@ -131,6 +133,36 @@ def version_components(registry: VersionRegistry,
     return {'parameters': parameters, 'headers': {
         _key(name): {'description': text, 'schema': {'type': 'string'}}
         for name, text in _response_headers(registry).items()}}
+
+
+_DEPRECATION_HEADERS = {
+    'Deprecation': 'When the version that served the request was '
+                   'deprecated (RFC 9745): "@<seconds since the epoch>"',
+    'Sunset': 'When that version stops being served (RFC 8594), an '
+              'HTTP-date',
+    'Link': 'The deprecation notice (rel="deprecation") and the sunset '
+            'one (rel="sunset")'}
+
+
+def deprecation_components(registry: VersionRegistry,
+                           versions: Iterable[Version]) -> dict[str, Any]:
+    """The ``Deprecation``, ``Sunset`` and ``Link`` response headers the
+    deprecated versions among ``versions`` send, as ``components``
+    ``headers`` (empty: none is deprecated); one version's name the values
+    it sends as examples."""
+    versions = list(versions)
+    found = [d for d in registry.deprecations
+             if any(d.covers(v) for v in versions)]
+    sent: dict[str, str] = {}
+    for deprecation in found:
+        for name, value in deprecation.headers():
+            sent.setdefault(name, value)
+    where = ', '.join(str(d.range) for d in found)
+    return {_key(name): {
+        'description': f'{text}; sent at the deprecated versions ({where}).',
+        'schema': {'type': 'string'},
+        **({'example': sent[name]} if len(versions) == 1 else {})}
+        for name, text in _DEPRECATION_HEADERS.items() if name in sent}
 
 
 def _header_refs(registry: VersionRegistry) -> dict[str, Any]:
