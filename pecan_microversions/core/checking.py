@@ -203,7 +203,11 @@ def pointer_parts(op: Mapping[str, Any], member: str,
 
 def touched_fields(operations: Iterable[Mapping[str, Any]]) -> set[str]:
     """The top-level fields checked ``operations`` may change (those their
-    ``path`` and ``from`` start in; a ``test`` changes nothing)."""
+    ``path`` and a ``move``'s ``from`` start in; a ``test`` changes nothing,
+    and a ``from`` elsewhere is ignored, as RFC 6902 says)."""
     return {pointer_parts(op, member, '')[0] for op in operations
             if op.get('op') != 'test'
-            for member in ('path', 'from') if member in op}
+            for member in _MEMBERS[op.get('op') == 'move']}
+
+
+_MEMBERS = (('path',), ('path', 'from'))

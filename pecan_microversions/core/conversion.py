@@ -267,8 +267,10 @@ class Conversion:
         for fn in step.up:
             try:
                 value = fn(value)
-            except (ValueError, TypeError, KeyError, AttributeError) as exc:
-                # A service's up-conversion refusing what a client sent.
+            except (ValueError, TypeError, LookupError, AttributeError,
+                    ArithmeticError) as exc:
+                # A service's up-conversion refusing what a client sent
+                # (``value.split('@')[1]`` on a value without one, ...).
                 raise RequestError(
                     f'Field {step.key!r} of {self.resource} cannot be read '
                     f'at version {version}: {exc}',

@@ -14,14 +14,15 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from pecan_microversions.core.contract import ValueRule
 from pecan_microversions.core.errors import InvalidDeclarationError
-from pecan_microversions.core.representations import FieldSpec, Renamed
+from pecan_microversions.core.representations import FieldSpec, Renamed, Retype
 from pecan_microversions.core.version import Version
 
 if TYPE_CHECKING:  # pragma: no cover
     from pecan_microversions.core.conversion import Conversion
 
-__all__ = ['check_field', 'check_no_renamed', 'check_value_maps',
-           'conversion_specs', 'read_only_fields', 'rename_groups']
+__all__ = ['check_field', 'check_no_older_datatype', 'check_no_renamed',
+           'check_value_maps', 'conversion_specs', 'read_only_fields',
+           'rename_groups']
 
 _Ranges = Mapping[str, tuple[Optional[Version], Optional[Version]]]
 
@@ -62,6 +63,18 @@ def check_no_renamed(where: str, name: str, changes: Iterable[Any]) -> None:
                 f'field(max_version={last!r}) and {name!r}: field('
                 f'min_version=<the version after {last}>, '
                 f'replaces={old!r}).')
+
+
+def check_no_older_datatype(where: str, changes: Iterable[Any]) -> None:
+    """Refuse a ``Retype(datatype=...)`` among a plain-dict field's
+    ``changes``: a :class:`~pecan_microversions.core.schema.Schema` checks
+    no types, so the older type would be silently ignored."""
+    for change in changes:
+        if isinstance(change, Retype) and change.datatype is not None:
+            raise InvalidDeclarationError(
+                f'{where} declares Retype(datatype={change.datatype!r}); a '
+                'Schema checks no types: leave datatype= out and refuse '
+                'what older clients may not send in up= (raise ValueError).')
 
 
 def rename_groups(resource: str, fields: Mapping[str, Any], ranges: _Ranges,
@@ -152,6 +165,37 @@ def check_value_maps(conversion: Conversion, rules: Mapping[str, ValueRule],
                         f'{shown!r} at version {version}, but values= does '
                         f'not allow {shown!r} there (allowed: '
                         f'{", ".join(sorted(map(repr, rule.allowed[version])))}'
+                        ').')
+    _check_up_maps(conversion, rules, where)
+
+
+def _check_up_maps(conversion: Conversion, rules: Mapping[str, ValueRule],
+                   where: Callable[[str], str]) -> None:
+    """Refuse a ``ValueMap`` whose ``up=`` stores a value the field's
+    ``values=`` does not allow at the newest version that has it: every
+    version would then show what no client may send back."""
+    newest: dict[str, Version] = {}
+    for version in conversion.registry.versions:
+        for step in conversion.plan(version):
+            newest[step.name] = version
+    for version in conversion.registry.versions:
+        for step in conversion.plan(version):
+            rule = rules.get(step.name)
+            if (rule is None or rule.items or not step.up or step.retyped
+                    or step.compute is not None):
+                continue
+            last = newest[step.name]
+            for value in _mapped(step.up):
+                stored = value
+                for convert in step.up:
+                    stored = convert(stored)
+                if stored != value and not _allows(rule, stored, last):
+                    raise InvalidDeclarationError(
+                        f'{where(step.key)}: a ValueMap stores {value!r}, '
+                        f'sent at version {version}, as {stored!r}, but '
+                        f'values= does not allow {stored!r} at version '
+                        f'{last} (allowed: '
+                        f'{", ".join(sorted(map(repr, rule.allowed[last])))}'
                         ').')
 
 

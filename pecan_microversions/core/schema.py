@@ -46,6 +46,7 @@ from pecan_microversions.core.conversion import Conversion
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.field_rules import (
     check_field,
+    check_no_older_datatype,
     check_no_renamed,
     check_value_maps,
     conversion_specs,
@@ -131,6 +132,8 @@ class Schema:
                         spec.readonly)
             check_no_renamed(f'Schema {resource!r}: {name}', name,
                              spec.changes)
+            check_no_older_datatype(f'Schema {resource!r}: {name}',
+                                    spec.changes)
             self.ranges[name], rule = declare_ranged(
                 registry, 'field', resource, name, spec.min_version,
                 spec.max_version, spec.values)

@@ -96,7 +96,8 @@ def _check_nested(converter: Any, operations: list[dict[str, Any]],
         return
     for operation in operations:  # checked: each pointer names a field
         for member in ('path', 'from'):
-            if member not in operation:
+            if member not in operation or (member == 'from' and operation[
+                    'op'] not in ('move', 'copy')):  # else ignored: RFC 6902
                 continue
             key = pointer_parts(operation, member, '')[0]
             if key in converting:

@@ -541,6 +541,19 @@ def test_patch_newest_maps_a_copied_value_up():
     ({'hw': field(changes=[ValueMap({'a': 'b'}, '1.0'),
                            Renamed('driver', '1.1')])},
      "hw declares Renamed('driver', '1.1')"),
+    # an up= map onto a value values= forbids: stored, then shown at every
+    # version, and refused when a client sent back what it read
+    ({'state': field(values={'x': None, 'y': '1.2'},
+                     changes=[ValueMap({'y': 'x'}, '1.1', up={'x': 'zzz'})])},
+     "Schema 'thing': state: a ValueMap stores 'x', sent at version 1.0, as "
+     "'zzz', but values= does not allow 'zzz' at version 1.2 (allowed: 'x', "
+     "'y')."),
+    # a Schema checks no types: the older one was silently ignored
+    ({'size': field(changes=[Retype(down=str, up=int, max_version='1.1',
+                                    datatype=str)])},
+     "Schema 'thing': size declares Retype(datatype=<class 'str'>); a Schema "
+     "checks no types: leave datatype= out and refuse what older clients "
+     "may not send in up= (raise ValueError)."),
 ])
 def test_declarations_no_request_could_satisfy(fields, match):
     registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b'),
@@ -670,3 +683,36 @@ def test_a_patch_at_an_old_version_never_erases_what_it_cannot_see():
     other = schema.apply_patch(document, [
         {'op': 'replace', 'path': '/name', 'value': 'm'}], Version(1, 0))
     assert other == {'dims': {'w': 3, 'h': 7}, 'name': 'm'}
+
+
+@pytest.mark.parametrize('stray', [5, '', 'nonsense', '/title'])
+def test_a_from_an_operation_does_not_define_is_ignored(stray):
+    # RFC 6902: members an operation does not define are ignored; the
+    # effect check read every "from" and refused these with a message
+    # naming no operation.
+    schema = _schema()
+    document = {'id': 1, 'title': 't', 'writer': 'w'}
+    patch = [{'op': 'add', 'path': '/colour', 'value': 'r', 'from': stray}]
+    assert schema.check_patch(patch, V12) == patch
+    for apply in (schema.apply_patch, schema.patch_newest):
+        assert apply(document, patch, V12)['colour'] == 'r'
+
+
+def test_an_up_conversion_failing_on_what_a_client_sent_is_a_400():
+    # An IndexError (or an ArithmeticError) from a service's up= was a 500.
+    registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b')])
+    schema = Schema(registry, 'thing', {'owner': field(changes=[Retype(
+        down=lambda owner: owner['name'] + '@' + owner['domain'],
+        up=lambda text: {'name': text.split('@')[0],
+                         'domain': text.split('@')[1]},
+        max_version='1.0')])})
+    stored = {'owner': {'name': 'a', 'domain': 'd'}}
+    detail = _refused(lambda: schema.check_body({'owner': 'alice'}, V10),
+                      'microversion.invalid_value')
+    assert detail == ("Field 'owner' of thing cannot be read at version 1.0: "
+                      'list index out of range')
+    patch = [{'op': 'replace', 'path': '/owner', 'value': 'alice'}]
+    for apply in (schema.apply_patch, schema.patch_newest):
+        _refused(lambda apply=apply: apply(stored, patch, V10),
+                 'microversion.invalid_value')
+    assert stored == {'owner': {'name': 'a', 'domain': 'd'}}

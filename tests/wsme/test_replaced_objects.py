@@ -313,3 +313,12 @@ def test_an_invalid_value_in_a_replaced_object_is_still_refused(service):
                      status=400)
     assert response.json['errors'][0]['code'] == 'microversion.invalid_value'
     assert lamps['a'] == STORED
+
+
+def test_a_from_an_operation_does_not_define_is_ignored():
+    # RFC 6902: a "from" on a replace means nothing; it named a field
+    # holding converted values (the bulbs, at 1.0) and got a 409.
+    app, lamps = make_app(apply_patch)
+    patch(app, '1.0', {'op': 'replace', 'path': '/name', 'value': 'b',
+                       'from': '/bulb'})
+    assert lamps['a'] == dict(STORED, name='b')
