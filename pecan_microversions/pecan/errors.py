@@ -40,7 +40,7 @@ from pecan_microversions.pecan.request import named_method
 __all__ = ['APIError', 'ERROR_CONTENT_TYPE', 'ERROR_KEY', 'INTERNAL_ERROR',
            'error_from_app_response', 'error_from_http_exception',
            'error_from_raised', 'error_from_wsme_fault', 'error_response',
-           'page_for_head']
+           'is_wsme_fault_of', 'page_for_head']
 
 LOG = logging.getLogger(__name__)
 
@@ -142,6 +142,24 @@ def error_from_wsme_fault(response: webob.Response) -> Optional[APIError]:
     format; services using this library answer every error in one format.
     A server-side fault's text is logged by WSME and not shown to clients.
     """
+    text = _fault_text(response)
+    if text is None:
+        return None
+    status = response.status_int
+    detail = INTERNAL_ERROR if status >= 500 else text
+    return APIError(detail, status=status, error_code=http_code(status))
+
+
+def is_wsme_fault_of(error: APIError, response: webob.Response) -> bool:
+    """Whether ``response`` is the fault ``wsexpose`` wrote for ``error``
+    (its status and text), not one for another error raised after the
+    application caught ``error``."""
+    return (response.status_int == error.code
+            and _fault_text(response) == str(error))
+
+
+def _fault_text(response: webob.Response) -> Optional[str]:
+    """A WSME fault body's ``faultstring`` (None: no fault body)."""
     fault: Any = None
     if response.content_type == 'application/json':
         try:
@@ -159,12 +177,7 @@ def error_from_wsme_fault(response: webob.Response) -> Optional[APIError]:
             fault = {'faultstring': root.findtext('faultstring')}
     if not isinstance(fault, dict) or 'faultstring' not in fault:
         return None
-    status = response.status_int
-    if status >= 500:
-        detail = INTERNAL_ERROR
-    else:
-        detail = str(fault['faultstring'])
-    return APIError(detail, status=status, error_code=http_code(status))
+    return str(fault['faultstring'])
 
 
 def error_from_app_response(response: webob.Response,

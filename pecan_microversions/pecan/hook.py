@@ -57,8 +57,8 @@ from pecan_microversions.pecan.errors import (
     APIError,
     error_from_app_response,
     error_from_raised,
-    error_from_wsme_fault,
     error_response,
+    is_wsme_fault_of,
     page_for_head,
 )
 from pecan_microversions.pecan.overrides import check_override
@@ -354,7 +354,7 @@ class MicroversionHook(PecanHook):
         """``after`` for errors, redirects, legacy headers, merged headers."""
         error = environ.get(ERROR_KEY)
         if isinstance(error, APIError) and error is not response and (
-                error_from_wsme_fault(response) is None):
+                not is_wsme_fault_of(error, response)):
             error = None  # caught by the application: not this response's
         if error is None and isinstance(response, APIError):
             error = response

@@ -61,6 +61,13 @@ def _error(kind):
         except APIError:
             pass
         return webob.exc.HTTPConflict(json_body={'mine': kind})
+    if kind.startswith('caught-404-then-'):
+        try:  # "by uuid, then by name", as Ironic looks a node up
+            raise APIError('secret: no node by uuid on 10.0.0.1',
+                           status=404, error_code='gizmo.not_found')
+        except APIError:
+            pass
+        return _error(kind[len('caught-404-then-'):])
     return _server_error(kind)
 
 
@@ -82,6 +89,8 @@ def _server_error(kind):
                        headers={'Retry-After': '30'})
     if kind == 'crash':
         raise RuntimeError('secret: db at 10.0.0.1')
+    if kind == 'client-side-400':
+        raise wsme.exc.ClientSideError('The name is too long.')
     if kind == 'raised-503-own-json':
         raise webob.exc.HTTPServiceUnavailable(
             json_body={'secret': 'db at 10.0.0.1'})
@@ -294,3 +303,31 @@ def test_an_error_the_application_caught_is_not_the_one_it_answers(
                                                 status=409)
     assert got.json == {'mine': kind}
     assert b'secret' not in got.body
+
+
+@pytest.mark.parametrize('base', ['/ws?kind=', '/versioned?kind='])
+@pytest.mark.parametrize('then, status, detail', [
+    ('client-side-400', 400, 'The name is too long.'),
+    ('crash', 500, INTERNAL_ERROR),
+])
+def test_an_error_a_wsme_method_caught_is_not_the_one_it_answers(
+        caplog, base, then, status, detail):
+    # WSME writes its own fault for the later error; the caught APIError
+    # stood for it (its 404 text sent as a 400), or, of another status,
+    # left WSME's fault as it was: a 500 with the exception's text.
+    with caplog.at_level(logging.WARNING):
+        got = webtest.TestApp(_app('render')).get(
+            base + 'caught-404-then-' + then, status=status)
+    (error,) = got.json['errors']
+    assert error['detail'] == detail
+    assert error['code'] == ('http.bad_request' if status == 400
+                             else 'http.internal_server_error')
+    assert b'secret' not in got.body and b'10.0.0.1' not in got.body
+
+
+@pytest.mark.parametrize('base', ['/ws?kind=', '/versioned?kind='])
+def test_an_api_error_a_wsme_method_raises_is_still_its_answer(base):
+    got = webtest.TestApp(_app('render')).get(base + 'api-error-503',
+                                              status=503)
+    assert got.json['errors'][0]['code'] == 'gizmo.unavailable'
+    assert got.headers['Retry-After'] == '30'
