@@ -148,10 +148,11 @@ def kept_members(datatype: Any, version: Version) -> Keep:
     not kept from (its place is no identity: a patch may shift items), nor
     a renamed member (the client may send it under its other name)."""
     def keep(parts: list[str], old: Any, new: Any) -> Any:
-        target = datatype
-        for part in parts:
-            target = _member_type(target, part, version)
-        _keep(target, old, new, version)
+        if isinstance(old, dict) and isinstance(new, dict):  # objects only
+            target = datatype
+            for part in parts:
+                target = _member_type(target, part, version)
+            _keep(target, old, new, version)
         return new
     return keep
 
