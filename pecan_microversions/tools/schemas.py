@@ -1,4 +1,5 @@
-"""JSON Schema (draft 2020-12) of WSME types, per version, from the declarations.
+"""JSON Schema (draft 2020-12) of WSME types and plain-dict ``Schema``
+resources, per version, from the declarations.
 
 ::
 
@@ -28,7 +29,9 @@ one, numbers (see
 :func:`~pecan_microversions.tools.schema_parts.decimal_schema`).  A
 :class:`~pecan_microversions.wsme.checking.JsonPatchOperation` requires
 ``value`` for ``add``, ``replace`` and ``test`` and a ``from`` string for
-``copy`` and ``move``.
+``copy`` and ``move``.  A plain-dict
+:class:`~pecan_microversions.core.schema.Schema`, which declares no types,
+is described as :mod:`~pecan_microversions.tools.plain_schemas` says.
 """
 
 from __future__ import annotations
@@ -41,8 +44,14 @@ from wsme import types as wtypes
 
 from pecan_microversions.core.errors import InvalidVersion, UnknownVersionError
 from pecan_microversions.core.registry import VersionRegistry
+from pecan_microversions.core.schema import Schema
 from pecan_microversions.core.version import Version, VersionLike, as_version
 from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.tools.plain_schemas import plain_object_schema
+from pecan_microversions.tools.schema_fields import (
+    computed_at,
+    field_datatypes,
+)
 from pecan_microversions.tools.schema_parts import (
     clip,
     enum_schema,
@@ -127,7 +136,9 @@ class SchemaSet:
         self._named: dict[str, str] = {}
 
     def schema(self, datatype: Any) -> dict[str, Any]:
-        """The schema of ``datatype`` (a WSME type, ``[T]`` or ``{K: V}``)."""
+        """The schema of ``datatype`` (a WSME type, ``[T]`` or ``{K: V}``,
+        or a plain-dict :class:`~pecan_microversions.core.schema.Schema`:
+        see :mod:`~pecan_microversions.tools.plain_schemas`)."""
         if isinstance(datatype, list):
             datatype = wtypes.ArrayType(datatype[0])
         elif isinstance(datatype, dict):
@@ -139,6 +150,9 @@ class SchemaSet:
                     'additionalProperties': self.schema(datatype.value_type)}
         if isinstance(datatype, type) and wtypes.iscomplex(datatype):
             return {'$ref': self.ref_prefix + self._define(datatype)}
+        if isinstance(datatype, Schema):  # a plain-dict resource
+            return self.named(datatype.resource,
+                              plain_object_schema(self, datatype))
         return scalar_schema(datatype, request=self.request)
 
     def named(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
@@ -186,7 +200,7 @@ class SchemaSet:
                 if clipped is None:
                     continue  # only at versions no longer served
                 low, high = clipped
-            computed = _computed(cls, attr.name, self.version, (low, high),
+            computed = computed_at(cls, attr.name, self.version, (low, high),
                                  served)
             readonly = attr.readonly or (bool(computed) and all(computed))
             if readonly and self.request:
@@ -197,7 +211,7 @@ class SchemaSet:
             variants = [
                 (self._field(datatype, values, readonly, mandatory,
                              served), bounds)
-                for datatype, bounds in _datatypes(cls, attr, self.version,
+                for datatype, bounds in field_datatypes(cls, attr, self.version,
                                                    (low, high), served)]
             if len(variants) == 1:
                 schema = variants[0][0]
@@ -273,48 +287,6 @@ class SchemaSet:
         return enum_schema(schema, [
             value for value, bounds in values.items()
             if self.version.matches(*bounds)], request=self.request)
-
-
-def _computed(cls: type, name: str, version: Optional[Version],
-              bounds: _Range, served: Optional[tuple[Version, Version]]
-              ) -> list[bool]:
-    """Whether field ``name`` is computed, so read-only, at ``version``
-    (one flag) or, without one, at each served version of ``bounds``."""
-    binding = binding_of(cls)
-    if binding is None:
-        return []
-    readonly = binding.readonly
-    if version is not None:
-        return [name in readonly.get(version, ())]  # unknown: refused later
-    return [name in readonly[v] for v in binding.registry.versions
-            if v.matches(*bounds) and (served is None or v.matches(*served))]
-
-
-def _datatypes(cls: type, attr: Any, version: Optional[Version],
-               bounds: _Range, served: Optional[tuple[Version, Version]]
-               ) -> list[tuple[Any, _Range]]:
-    """The datatypes of a field and the range of each: the one at
-    ``version``, or (``None``) each served ``Retype``'s and the newest."""
-    binding = binding_of(cls)
-    if binding is None:
-        return [(attr.datatype, bounds)]
-    if version is not None:
-        return [(binding.datatype_at(attr.name, version), bounds)]
-    low, high = bounds
-    found: list[tuple[Any, _Range]] = []
-    for last, datatype in binding.retyped.get(attr.name, ()):
-        end = last if high is None else min(last, high)
-        if low is None or low <= end:
-            found.append((datatype, (low, end)))
-        low = binding.registry.next(last)
-        if low is None or (high is not None and low > high):
-            break
-    else:
-        found.append((attr.datatype, (low, high)))
-    if served is None:
-        return found
-    kept = [(d, clip(*b, served)) for d, b in found]
-    return [(d, b) for d, b in kept if b is not None]
 
 
 def body_schema(datatype: Any, version: Optional[VersionLike],
