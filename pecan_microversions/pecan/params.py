@@ -347,7 +347,15 @@ def query_params(registry: VersionRegistry, owner: str, /,
             except RequestError as exc:
                 raise APIError.from_error(exc) from None
 
+        # Above @api_version: a method the version lacks answers its
+        # 404/405 first, whatever the query string names.
+        refusal = getattr(func, 'refusal', None)
+
         def call(*args: Any, **kwargs: Any) -> Any:
+            if refusal is not None:
+                error = refusal(*args, **kwargs)
+                if error is not None:
+                    raise error
             check(args, kwargs)
             return func(*args, **kwargs)
 

@@ -7,7 +7,7 @@ from pecan import rest
 from wsme import types as wtypes
 from wsmeext.pecan import wsexpose
 
-from pecan_microversions import MicroversionHook, VersionRegistry
+from pecan_microversions import MicroversionHook, VersionRegistry, api_version
 from pecan_microversions.core.errors import InvalidDeclarationError
 from pecan_microversions.pecan.params import param, query_params
 
@@ -237,3 +237,30 @@ def test_a_plain_method_taking_kwargs_gets_wsme_keys_as_they_are():
         Root(), hooks=[MicroversionHook(registry)], debug=False))
     assert app.get('/kw/?tag[0]=x&tag.k=v').json == {
         'tag': None, 'kw': {'tag[0]': 'x', 'tag.k': 'v'}}
+
+
+@pytest.mark.parametrize('query', ['', '?q=1', '?zzz=1'])
+@pytest.mark.parametrize('outer', ['query_params', 'api_version'])
+def test_a_method_the_version_lacks_is_a_404_whatever_the_order(outer, query):
+    # With @query_params above @api_version, the query string was judged
+    # first: a 400 naming a parameter of a method 1.0 does not have.
+    registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b'),
+                                         ('1.2', 'c')])
+    params = query_params(registry, 'GET /new', q=param(min_version='1.2'))
+    gate = api_version(registry, '1.1')
+
+    def new(self, q=None):
+        return {'q': q}
+
+    exposed = pecan.expose('json')(new)
+    method = (params(gate(exposed)) if outer == 'query_params'
+              else gate(params(exposed)))
+    root = type('Root', (), {'new': method})()
+    app = webtest.TestApp(pecan.make_app(
+        root, hooks=[MicroversionHook(registry)], debug=False))
+    got = app.get('/new' + query, headers={
+        'OpenStack-API-Version': 'shelf 1.0'}, status=404)
+    assert got.json['errors'][0]['code'] == 'microversion.method_not_found'
+    answer = app.get('/new?q=1', headers={
+        'OpenStack-API-Version': 'shelf 1.2'})
+    assert answer.json == {'q': '1'}
