@@ -143,60 +143,58 @@ def conversion_specs(fields: Mapping[str, Any],
 def check_value_maps(conversion: Conversion, rules: Mapping[str, ValueRule],
                      where: Callable[[str], str]) -> None:
     """Refuse a ``ValueMap`` that shows a version a value the field's
-    ``values=`` does not allow at that version: clients there could not
-    send back what they read.
+    ``values=`` does not allow at that version, or whose ``up=`` stores one
+    it does not allow at the newest version that has the field: clients
+    could not send back what they read.
 
     :param rules: the value rules by public name at each version.
     :param where: names a field in the error (``Schema 'node': state``).
     """
-    for version in conversion.registry.versions:
-        for step in conversion.plan(version):
-            rule = rules.get(step.key)
-            if (rule is None or rule.items or not step.down or step.retyped
-                    or step.compute is not None):
-                continue
-            for value in _mapped(step.down):
-                shown = value
-                for convert in step.down:
-                    shown = convert(shown)
-                if shown != value and not _allows(rule, shown, version):
-                    raise InvalidDeclarationError(
-                        f'{where(step.key)}: a ValueMap shows {value!r} as '
-                        f'{shown!r} at version {version}, but values= does '
-                        f'not allow {shown!r} there (allowed: '
-                        f'{", ".join(sorted(map(repr, rule.allowed[version])))}'
-                        ').')
-    _check_up_maps(conversion, rules, where)
-
-
-def _check_up_maps(conversion: Conversion, rules: Mapping[str, ValueRule],
-                   where: Callable[[str], str]) -> None:
-    """Refuse a ``ValueMap`` whose ``up=`` stores a value the field's
-    ``values=`` does not allow at the newest version that has it: every
-    version would then show what no client may send back."""
     newest: dict[str, Version] = {}
     for version in conversion.registry.versions:
         for step in conversion.plan(version):
             newest[step.name] = version
     for version in conversion.registry.versions:
         for step in conversion.plan(version):
-            rule = rules.get(step.name)
-            if (rule is None or rule.items or not step.up or step.retyped
-                    or step.compute is not None):
+            if step.retyped or step.compute is not None:
                 continue
-            last = newest[step.name]
-            for value in _mapped(step.up):
-                stored = value
-                for convert in step.up:
-                    stored = convert(stored)
-                if stored != value and not _allows(rule, stored, last):
-                    raise InvalidDeclarationError(
-                        f'{where(step.key)}: a ValueMap stores {value!r}, '
-                        f'sent at version {version}, as {stored!r}, but '
-                        f'values= does not allow {stored!r} at version '
-                        f'{last} (allowed: '
-                        f'{", ".join(sorted(map(repr, rule.allowed[last])))}'
-                        ').')
+            rule = rules.get(step.key)
+            for value, shown in _mapped_pairs(step.down, rule):
+                if not _allows(rule, shown, version):
+                    raise _map_error(
+                        where(step.key), f'shows {value!r} as {shown!r} at '
+                        f'version {version}', shown, rule, version, 'there')
+            rule, last = rules.get(step.name), newest[step.name]
+            for value, stored in _mapped_pairs(step.up, rule):
+                if not _allows(rule, stored, last):
+                    raise _map_error(
+                        where(step.key), f'stores {value!r}, sent at version '
+                        f'{version}, as {stored!r}', stored, rule, last,
+                        f'at version {last}')
+
+
+def _mapped_pairs(functions: tuple[Any, ...], rule: Optional[ValueRule]
+                  ) -> list[tuple[Any, Any]]:
+    """Each value the value maps among ``functions`` change, with what
+    ``functions`` make of it (none where ``rule`` lists no plain values)."""
+    if rule is None or rule.items or not functions:
+        return []
+    pairs = []
+    for value in _mapped(functions):
+        result = value
+        for convert in functions:
+            result = convert(result)
+        if result != value:
+            pairs.append((value, result))
+    return pairs
+
+
+def _map_error(field: str, what: str, value: Any, rule: Any,
+               version: Version, where: str) -> InvalidDeclarationError:
+    allowed = ', '.join(sorted(map(repr, rule.allowed[version])))
+    return InvalidDeclarationError(
+        f'{field}: a ValueMap {what}, but values= does not allow {value!r} '
+        f'{where} (allowed: {allowed}).')
 
 
 def _mapped(functions: Iterable[Any]) -> list[Any]:
@@ -205,7 +203,9 @@ def _mapped(functions: Iterable[Any]) -> list[Any]:
                               for value in getattr(fn, 'table', ())))
 
 
-def _allows(rule: ValueRule, value: Any, version: Version) -> bool:
+def _allows(rule: Optional[ValueRule], value: Any, version: Version) -> bool:
+    if rule is None:
+        return True
     try:
         return value in rule.allowed[version]
     except TypeError:  # unhashable: never a listed value
