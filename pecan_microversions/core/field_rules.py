@@ -204,7 +204,7 @@ def _mapped(functions: Iterable[Any]) -> list[Any]:
 
 
 def _allows(rule: Optional[ValueRule], value: Any, version: Version) -> bool:
-    if rule is None:
+    if rule is None or value is None:  # values= never rules out null
         return True
     try:
         return value in rule.allowed[version]

@@ -154,8 +154,16 @@ def is_wsme_fault_of(error: APIError, response: webob.Response) -> bool:
     """Whether ``response`` is the fault ``wsexpose`` wrote for ``error``
     (its status and text), not one for another error raised after the
     application caught ``error``."""
-    return (response.status_int == error.code
-            and _fault_text(response) == str(error))
+    if response.status_int != error.code:
+        return False
+    text = _fault_text(response)
+    # (XML reads a CR as a newline; WSME writes a ``faultstring`` if any)
+    return text is not None and _words(text) in (
+        _words(str(error)), _words(str(getattr(error, 'faultstring', ''))))
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
 
 
 def _fault_text(response: webob.Response) -> Optional[str]:

@@ -173,22 +173,28 @@ def openapi_document(registry: VersionRegistry, app: Any,
 def _describe_deprecation(document: dict[str, Any],
                           registry: VersionRegistry,
                           versions: list[Version]) -> None:
-    """The deprecation headers on every response of ``document`` (of
-    ``versions``) sent at a deprecated one; its operations deprecated
-    where every version is."""
+    """The deprecation headers on the responses of ``document`` (of
+    ``versions``) an operation sends at a deprecated version; an operation
+    ``deprecated`` where every version it exists at is."""
     headers = deprecation_components(registry, versions)
     if not headers:
         return
     document['components']['headers'].update(headers)
     refs = {name: {'$ref': f'#/components/headers/{name}'}
             for name in headers}
-    deprecated = all(registry.deprecation_at(v) for v in versions)
     answers = [document['components']['responses']['Error']]
     for item in document['paths'].values():
         for operation in item.values():
-            if deprecated:
+            # (combined: the versions its x-openstack range spans)
+            span = operation.get('x-openstack', {})
+            low, high = span.get('min-ver'), span.get('max-ver')
+            flags = [registry.deprecation_at(v) is not None for v in versions
+                     if v.matches(low and Version.parse(low),
+                                  high and Version.parse(high))]
+            if flags and all(flags):
                 operation['deprecated'] = True
-            answers += operation['responses'].values()
+            if any(flags):
+                answers += operation['responses'].values()
     for answer in answers:
         if '$ref' not in answer:
             answer.setdefault('headers', {}).update(refs)

@@ -19,7 +19,7 @@ from wsme import types as wtypes
 from pecan_microversions.core.checking import OPERATIONS
 from pecan_microversions.core.headers import MAX_HEADER, MIN_HEADER
 from pecan_microversions.core.registry import STANDARD_HEADER, VersionRegistry
-from pecan_microversions.core.version import Version
+from pecan_microversions.core.version import Version, VersionRange
 from pecan_microversions.pecan.media import JSON_PATCH
 from pecan_microversions.pecan.params import declared_query_params
 from pecan_microversions.tools.responses import Description, description_of
@@ -157,7 +157,9 @@ def deprecation_components(registry: VersionRegistry,
     for deprecation in found:
         for name, value in deprecation.headers():
             sent.setdefault(name, value)
-    where = ', '.join(str(d.range) for d in found)
+    # each range as far as the versions described go (an operator's floor)
+    where = ', '.join(str(VersionRange(covered[0], covered[-1])) for covered
+                      in ([v for v in versions if d.covers(v)] for d in found))
     return {_key(name): {
         'description': f'{text}; sent at the deprecated versions ({where}).',
         'schema': {'type': 'string'},

@@ -6,10 +6,14 @@ A ``Schema`` declares no types: a field's schema allows any JSON value,
 only the values its ``values=`` allows at the version where it lists them
 (``enum``), and not ``null`` where it is mandatory.  Otherwise it is a WSME
 type's schema (:mod:`pecan_microversions.tools.schemas`): the fields the
-version has, ``required`` for mandatory ones, ``additionalProperties:
-false``, read-only fields (and those computed at the version) left out of
-a request body and marked ``readOnly`` in a response; without a version,
-every served version's fields with ``x-openstack`` ranges.
+version has, ``required`` for mandatory ones, read-only fields (and those
+computed at the version) left out of a request body and marked
+``readOnly`` in a response; without a version, every served version's
+fields with ``x-openstack`` ranges.  A request body holds nothing else
+(``additionalProperties: false``; with the registry's ``null_as_absent``,
+a field of other versions may be ``null``); a response may hold what the
+resource does not declare, which :meth:`~pecan_microversions.core.schema.
+Schema.filter` passes on.
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ def plain_object_schema(schemas: _Schemas, resource: Schema
         low, high = resource.ranges[name]
         if version is not None:
             if not version.matches(low, high):
+                if schemas.request and registry.null_as_absent:
+                    properties[name] = {'type': 'null'}  # read as absent
                 continue
             at = [version]
         else:
@@ -80,8 +86,10 @@ def plain_object_schema(schemas: _Schemas, resource: Schema
         if version is None:
             schema.update(extension(low, high))
         properties[name] = schema
-    result: dict[str, Any] = {'type': 'object', 'properties': properties,
-                              'additionalProperties': False}
+    # filter() passes on what the resource does not declare (links, ...)
+    result: dict[str, Any] = {'type': 'object', 'properties': properties}
+    if schemas.request:
+        result['additionalProperties'] = False
     if required:
         result['required'] = required
     return result

@@ -194,6 +194,9 @@ class SchemaSet:
                 attr.name]
             if self.version is not None and not self.version.matches(low,
                                                                     high):
+                if (self.request and ranges is not None
+                        and ranges.registry.null_as_absent):
+                    properties[attr.name] = {'type': 'null'}  # as absent
                 continue
             if self.version is None and served is not None:
                 clipped = clip(low, high, served)

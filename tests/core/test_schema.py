@@ -562,6 +562,15 @@ def test_declarations_no_request_could_satisfy(fields, match):
         Schema(registry, 'thing', fields)
 
 
+def test_a_value_map_up_onto_null_is_accepted():
+    # Old clients sent '' for unset; values= never rules out null.
+    registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b')])
+    schema = Schema(registry, 'thing', {'state': field(
+        values={'on': None, 'off': None, '': (None, '1.0')},
+        changes=[ValueMap({None: ''}, '1.0', up={'': None})])})
+    assert schema.check_body({'state': ''}, V10) == {'state': None}
+
+
 def test_a_value_map_onto_allowed_values_is_accepted():
     registry = VersionRegistry('shelf', [('1.0', 'a'), ('1.1', 'b')])
     schema = Schema(registry, 'thing', {'state': field(

@@ -331,3 +331,38 @@ def test_an_api_error_a_wsme_method_raises_is_still_its_answer(base):
                                               status=503)
     assert got.json['errors'][0]['code'] == 'gizmo.unavailable'
     assert got.headers['Retry-After'] == '30'
+
+
+class _Shared(APIError):
+    """An APIError whose WSME fault text is its ``faultstring``."""
+
+    faultstring = 'The gizmo is shared.'
+
+
+class Gizmos:
+    @wsexpose(Gizmo, wtypes.text)
+    def index(self, name):
+        if name == 'shared':
+            raise _Shared('shared', status=409, error_code='gizmo.shared')
+        raise APIError(f'Gizmo {name} could not be found.', status=404,
+                       error_code='gizmo.not_found',
+                       headers={'Retry-After': '5'})
+
+
+@pytest.mark.parametrize('accept', ['application/json', 'application/xml'])
+@pytest.mark.parametrize('name, status, code', [
+    ('x\r', 404, 'gizmo.not_found'),  # XML reads the CR as a newline
+    ('x', 404, 'gizmo.not_found'),
+    ('shared', 409, 'gizmo.shared'),  # WSME writes its faultstring
+])
+@pytest.mark.parametrize('app_errors', ['render', 'keep'])
+def test_an_api_error_is_known_by_the_fault_wsme_wrote_for_it(
+        app_errors, accept, name, status, code):
+    root = type('Root', (), {'gizmos': Gizmos()})()
+    app = webtest.TestApp(pecan.make_app(root, hooks=[MicroversionHook(
+        REGISTRY, app_errors=app_errors)], debug=False))
+    got = app.get('/gizmos/?name=' + urllib.parse.quote(name),
+                  headers={'Accept': accept}, status=status)
+    assert got.json['errors'][0]['code'] == code
+    if status == 404:
+        assert got.headers['Retry-After'] == '5'

@@ -11,7 +11,7 @@ import webtest
 from openapi_spec_validator import validate
 from pecan import rest
 
-from pecan_microversions import MicroversionHook, VersionRegistry
+from pecan_microversions import MicroversionHook, VersionRegistry, api_version
 from pecan_microversions.core.deprecation import Deprecation
 from pecan_microversions.tools.openapi import openapi_document
 from pecan_microversions.tools.responses import describe
@@ -101,3 +101,30 @@ def test_the_combined_document_describes_them_without_deprecating_all():
     operation = document['paths']['/gizmos']['get']
     assert 'deprecated' not in operation
     assert 'Deprecation' in operation['responses']['200']['headers']
+
+
+def test_the_combined_document_deprecates_operations_by_their_range():
+    class Old:
+        @describe(status=200)
+        @api_version(REGISTRY, '1.0', '1.1')
+        @pecan.expose('json')
+        def index(self):
+            return {}
+
+    class New:
+        @describe(status=200)
+        @api_version(REGISTRY, '1.3')
+        @pecan.expose('json')
+        def index(self):
+            return {}
+
+    root = type('Root', (), {'old': Old(), 'new': New()})()
+    application = pecan.make_app(root, hooks=[MicroversionHook(REGISTRY)])
+    document = openapi_document(REGISTRY, application, None)
+    validate(document)
+    old = document['paths']['/old/']['get']
+    new = document['paths']['/new/']['get']
+    assert old['deprecated'] is True
+    assert 'Deprecation' in old['responses']['200']['headers']
+    assert 'deprecated' not in new
+    assert 'Deprecation' not in new['responses']['200']['headers']
