@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, TypeVar
 
 from pecan_microversions.compat import (
+    exposure,
     function_definition,
     is_wsme_function,
     request_body,
@@ -284,6 +285,13 @@ def query_params(registry: VersionRegistry, owner: str, /,
     rules = ParamRules(registry, owner, params)
 
     def decorate(func: _F) -> _F:
+        if exposure(func).get('generic_handler'):
+            raise InvalidDeclarationError(
+                f'query_params({owner!r}) decorates {func!r}, which a '
+                'generic controller registered with .when(): Pecan calls '
+                'the function it registered, so these rules would never '
+                'be checked. Declare query parameters on an exposed or '
+                'RestController method.')
         if not getattr(func, 'exposed', False):
             raise InvalidDeclarationError(
                 f'query_params({owner!r}) decorates {func!r}, which is not '

@@ -264,3 +264,20 @@ def test_a_method_the_version_lacks_is_a_404_whatever_the_order(outer, query):
     answer = app.get('/new?q=1', headers={
         'OpenStack-API-Version': 'shelf 1.2'})
     assert answer.json == {'q': '1'}
+
+
+def test_query_params_on_a_generic_handler_is_refused_at_import():
+    # Pecan calls the function .when() registered: the rules wrapped
+    # around it were silently never checked.
+    registry = VersionRegistry('shelf', HISTORY)
+    with pytest.raises(InvalidDeclarationError, match='registered with '
+                                                      r'\.when\(\)'):
+        class Generic:
+            @pecan.expose(generic=True, template='json')
+            def index(self):
+                return {}
+
+            @query_params(registry, 'POST /generic', q=param('1.1'))
+            @index.when(method='POST', template='json')
+            def index_post(self, q=None):
+                return {'q': q}
