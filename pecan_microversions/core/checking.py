@@ -207,7 +207,5 @@ def touched_fields(operations: Iterable[Mapping[str, Any]]) -> set[str]:
     and a ``from`` elsewhere is ignored, as RFC 6902 says)."""
     return {pointer_parts(op, member, '')[0] for op in operations
             if op.get('op') != 'test'
-            for member in _MEMBERS[op.get('op') == 'move']}
-
-
-_MEMBERS = (('path',), ('path', 'from'))
+            for member in (('path', 'from') if op.get('op') == 'move'
+                           else ('path',))}

@@ -157,13 +157,12 @@ def is_wsme_fault_of(error: APIError, response: webob.Response) -> bool:
     if response.status_int != error.code:
         return False
     text = _fault_text(response)
-    # (XML reads a CR as a newline; WSME writes a ``faultstring`` if any)
-    return text is not None and _words(text) in (
-        _words(str(error)), _words(str(getattr(error, 'faultstring', ''))))
-
-
-def _words(text: str) -> list[str]:
-    return text.split()
+    if text is None:
+        return False
+    # Compared word by word (XML reads a CR as a newline); WSME writes the
+    # error's own ``faultstring`` where it has one.
+    written = getattr(error, 'faultstring', None)
+    return text.split() == str(error if written is None else written).split()
 
 
 def _fault_text(response: webob.Response) -> Optional[str]:
@@ -294,15 +293,11 @@ def _server_text_hidden(detail: str, status: int,
     """The application's error as ours, a 5xx's text (not the client's
     business) logged and replaced by :data:`INTERNAL_ERROR`."""
     if status >= 500:
-        _log_hidden(status, detail)
+        LOG.warning('Answering %d with the generic sentence instead of: %s',
+                    status, detail)
         detail = INTERNAL_ERROR
     return APIError(detail, status=status, error_code=http_code(status),
                     headers=headers)
-
-
-def _log_hidden(status: int, detail: str) -> None:
-    LOG.warning('Answering %d with the generic sentence instead of: %s',
-                status, detail)
 
 
 def page_for_head(response: webob.Response,

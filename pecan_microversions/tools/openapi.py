@@ -182,13 +182,14 @@ def _describe_deprecation(document: dict[str, Any],
     document['components']['headers'].update(headers)
     refs = {name: {'$ref': f'#/components/headers/{name}'}
             for name in headers}
+    deprecated = {v for v in versions if registry.deprecation_at(v)}
     answers = [document['components']['responses']['Error']]
     for item in document['paths'].values():
         for operation in item.values():
             # (combined: the versions its x-openstack range spans)
             span = operation.get('x-openstack', {})
             low, high = span.get('min-ver'), span.get('max-ver')
-            flags = [registry.deprecation_at(v) is not None for v in versions
+            flags = [v in deprecated for v in versions
                      if v.matches(low and Version.parse(low),
                                   high and Version.parse(high))]
             if flags and all(flags):

@@ -203,8 +203,8 @@ class SchemaSet:
                 if clipped is None:
                     continue  # only at versions no longer served
                 low, high = clipped
-            computed = computed_at(cls, attr.name, self.version, (low, high),
-                                 served)
+            computed = computed_at(cls, attr.name, self.version,
+                                   (low, high), served)
             readonly = attr.readonly or (bool(computed) and all(computed))
             if readonly and self.request:
                 continue
@@ -214,8 +214,8 @@ class SchemaSet:
             variants = [
                 (self._field(datatype, values, readonly, mandatory,
                              served), bounds)
-                for datatype, bounds in field_datatypes(cls, attr, self.version,
-                                                   (low, high), served)]
+                for datatype, bounds in field_datatypes(
+                    cls, attr, self.version, (low, high), served)]
             if len(variants) == 1:
                 schema = variants[0][0]
             else:  # combined, retyped: each type with its range

@@ -166,10 +166,11 @@ def _member_type(datatype: Any, part: str, version: Version) -> Any:
     if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)):
         return None
     attr = attributes_by_name(datatype).get(part)
+    if attr is None:
+        return None
     binding = binding_of(datatype)
-    if attr is None or binding is None:
-        return None if attr is None else attr.datatype
-    return binding.datatype_at(part, version)
+    return (attr.datatype if binding is None
+            else binding.datatype_at(part, version))
 
 
 def _keep(datatype: Any, old: Any, new: Any, version: Version) -> None:

@@ -95,10 +95,9 @@ def _check_nested(converter: Any, operations: list[dict[str, Any]],
     if not converting:
         return
     for operation in operations:  # checked: each pointer names a field
-        for member in ('path', 'from'):
-            if member not in operation or (member == 'from' and operation[
-                    'op'] not in ('move', 'copy')):  # else ignored: RFC 6902
-                continue
+        # ("from" means something to a move or copy only: RFC 6902)
+        for member in (('path', 'from') if operation['op'] in ('move', 'copy')
+                       else ('path',)):
             key = pointer_parts(operation, member, '')[0]
             if key in converting:
                 raise RequestError(
