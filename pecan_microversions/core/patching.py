@@ -208,6 +208,8 @@ def _apply(document: Any, operation: dict[str, Any], limits: _Limits,
         return document
     elif name == 'move':
         _resolve(document, operation['from'])  # it must exist (RFC 6902)
+        if operation['path'] == operation['from']:
+            return document  # onto itself: a no-op (RFC 6902)
         if operation['path'].startswith(operation['from'] + '/'):
             # jsonpatch refuses it only inside an object: in an array it
             # would add the value into the item after the one removed.
