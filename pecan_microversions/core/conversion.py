@@ -179,15 +179,21 @@ class Conversion:
         """``body``, sent at ``version``, in the newest representation.
 
         Computed fields are dropped and keys the version does not declare
-        are kept as they are: the request checks refuse both.
+        are kept as they are: the request checks refuse both.  A null for
+        a field the version lacks is dropped where the registry's
+        ``null_as_absent`` takes it as absent.
         """
         if not isinstance(body, Mapping):
             return body  # type: ignore[unreachable]
         out: dict[str, Any] = {}
         by_key = self._by_key[version]
+        nulls_absent = self.registry.null_as_absent
         for key, value in body.items():
             step = by_key.get(key)
             if step is None:
+                if value is None and nulls_absent and (
+                        key in self._declared()):
+                    continue  # as if not sent
                 # another name of a field the version names too: the
                 # version's value, converted, wins whatever the order
                 out.setdefault(key, value)

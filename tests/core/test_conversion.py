@@ -238,3 +238,25 @@ def test_a_long_replaced_span_is_paired_by_position():
                            {'ports': edited}, V(1, 0))['ports']
     assert patched == [{'address': f'z{i}', 'speed': 1000 + i, 'vlan': i}
                        for i in range(count - 1)]
+
+
+@pytest.mark.parametrize('null_as_absent', [False, True])
+def test_up_drops_nulls_the_version_lacks_under_null_as_absent(
+        null_as_absent):
+    # The request checks accepted them as absent: the converted body must
+    # not hand the application a null for a field the version cannot set.
+    reg = VersionRegistry('things', [('1.0', 'a'), ('1.1', 'b')],
+                          null_as_absent=null_as_absent)
+    port = Conversion(reg, 'port', [FieldSpec('address'),
+                                    FieldSpec('vlan', V(1, 1))])
+    conversion = Conversion(reg, 'node', [
+        FieldSpec('name'), FieldSpec('colour', V(1, 1)),
+        FieldSpec('ports', nested=ListOf(port))])
+    body = {'name': None, 'colour': None,
+            'ports': [{'address': 'a', 'vlan': None}]}
+    up = conversion.up(body, V(1, 0))
+    if null_as_absent:
+        assert up == {'name': None, 'ports': [{'address': 'a'}]}
+    else:
+        assert up == body
+    assert conversion.up(body, V(1, 1)) == body  # nulls it has stay

@@ -13,6 +13,7 @@ from wsme import types as wtypes
 from pecan_microversions import (
     APIError,
     MicroversionHook,
+    ValueMap,
     VersionedRestController,
     VersionRegistry,
     api_version,
@@ -34,11 +35,14 @@ def _registry(**options):
                            legacy_headers=[LEGACY], **options)
 
 
-def _app(registry, **hook_options):
+def _app(registry, converting=False, **hook_options):
     @versioned_resource(registry, 'gizmo')
     class Gizmo(wtypes.Base):
         name = wtypes.text
         colour = versioned(wtypes.text, min_version='1.1')
+        if converting:  # bodies are converted up to the newest form
+            state = versioned(wtypes.text,
+                              changes=[ValueMap({'new': 'old'}, '1.0')])
 
     seen = {}
 
@@ -287,8 +291,9 @@ def test_null_for_a_later_field_is_refused_by_default():
         'microversion.field_unavailable'
 
 
-def test_null_as_absent_accepts_it_and_the_app_sees_it_unset():
-    app = _app(_registry(null_as_absent=True))
+@pytest.mark.parametrize('converting', [False, True])
+def test_null_as_absent_accepts_it_and_the_app_sees_it_unset(converting):
+    app = _app(_registry(null_as_absent=True), converting=converting)
     response = app.post_json('/gizmos', {'name': 'g', 'colour': None},
                              headers=_v('1.0'), status=201)
     assert response.json == {'name': 'g'}
