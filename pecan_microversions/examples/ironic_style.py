@@ -110,6 +110,12 @@ def expose(status_code: Optional[int] = None,
     ``media_types``: those of the request bodies the method reads."""
     def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
         signature = inspect.signature(function, follow_wrapped=False)
+        # A method reading a body takes its members as ``**_`` (Pecan passes
+        # a JSON body's members as keyword arguments): the query string
+        # gives only the arguments it names.
+        named = frozenset(
+            name for name, p in signature.parameters.items()
+            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
 
         @functools.wraps(function)
         def exposed(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -124,6 +130,8 @@ def expose(status_code: Optional[int] = None,
                 if refused is not None:
                     raise refused from None
             try:
+                if media_types:
+                    _check_query(named)
                 _check_media_type(media_types)
                 result = function(self, *args, **kwargs)
                 if status_code:
@@ -237,6 +245,17 @@ def _check_media_type(media_types: tuple[str, ...]) -> None:
         raise ClientError(f'The body is sent as {" or ".join(media_types)}, '
                           f'not {request.content_type or "no content type"}.',
                           415)
+
+
+def _check_query(named: frozenset[str]) -> None:
+    """Refuse a query argument the method does not name (one it would
+    otherwise take with its body's members, and ignore)."""
+    request = pecan.request
+    for name in request.GET:
+        if name not in named:
+            raise ClientError(f'{request.method} {request.path} does not '
+                              f'take the argument {name!r} (from the query '
+                              'string).')
 
 
 def _json_body() -> Any:

@@ -171,3 +171,24 @@ def test_a_node_is_found_by_name_only_where_nodes_have_names(api, method):
     found = api.request('/v1/nodes/nn', method=method, headers={
         'X-OpenStack-Ironic-API-Version': '1.2'}, **body)
     assert found.json['name'] == 'nn'
+
+
+@pytest.mark.parametrize('query', ['name=n1', 'owner=o', 'bogus=1'])
+def test_a_query_argument_beside_a_body_is_refused_not_ignored(api, query):
+    # post and patch take the body's members as **_: without the check a
+    # query argument (a later version's field, or nonsense) landed there
+    # and was silently dropped.
+    headers = {'X-OpenStack-Ironic-API-Version': '1.1'}
+    name = query.split('=')[0]
+    response = api.post_json(f'/v1/nodes?{query}', {'driver': 'fake'},
+                             headers=headers, expect_errors=True)
+    assert response.status_int == 400
+    assert _fault(response) == (f"POST /v1/nodes does not take the argument "
+                                f"{name!r} (from the query string).")
+    assert api.get('/v1/nodes', headers=headers).json == {'nodes': []}
+    uuid = api.post_json('/v1/nodes', {'driver': 'fake'},
+                         headers=headers).json['uuid']
+    response = api.patch_json(f'/v1/nodes/{uuid}?{query}', [],
+                              headers=headers, expect_errors=True)
+    assert response.status_int == 400
+    assert f'argument {name!r}' in _fault(response)
