@@ -26,8 +26,9 @@ __all__ = ['allowed_methods', 'collection_methods', 'exists_at_version',
 
 _REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
                     'HEAD': ('head',)}
-#: The environ key of the RestController that routed the request last, and
-#: the path below it (see :func:`note_route`).
+#: The environ key of the RestController that routed the request last, the
+#: path below it and how many parents' identifiers Pecan passes its methods
+#: first (see :func:`note_route`).
 _ROUTE_KEY = 'pecan_microversions.rest_route'
 _REST_ITEM = {'GET': ('get_one', 'get'), 'PUT': ('put',), 'PATCH': ('patch',),
               'DELETE': ('delete',), 'HEAD': ('head',)}
@@ -86,8 +87,12 @@ def note_route(request: Any, controller: pecan.rest.RestController,
                remainder: list[str]) -> None:
     """Remember that ``controller`` routes ``request`` with ``remainder``
     below it, so that :func:`allowed_methods` lists what that URL answers
-    (a ``PUT`` on the collection reaches the item's ``put``)."""
-    request.environ[_ROUTE_KEY] = (controller, remainder)
+    (a ``PUT`` on the collection reaches the item's ``put``), and how many
+    parents' identifiers (``o1`` of ``/owners/o1/parts/p1``) Pecan passes
+    its methods first: it drops its own note of them once routing is
+    done, before the call whose 405 lists what the URL answers."""
+    request.environ[_ROUTE_KEY] = (controller, remainder, len(
+        request.pecan.get('routing_args') or ()))
 
 
 def noted_route(controller: Any) -> Optional[list[str]]:
@@ -130,9 +135,8 @@ def url_handlers(controller: pecan.rest.RestController,
     if not parts:
         return _REST_COLLECTION
     actions = custom_actions(controller)
-    # Pecan passes the parent's identifiers (a sub-controller's) first;
-    # once it called the handler they are gone, and the path fitted it.
-    routed = len(current_request().pecan.get('routing_args') or ())
+    # Pecan passes the parents' identifiers (a sub-controller's) first.
+    routed = _parents(controller)
     handlers = {}
     for method, names in _REST_URL.items():
         path = parts
@@ -170,6 +174,17 @@ def unfilled_path(handler: Any, args: tuple[Any, ...],
     /v1/nodes`` routed to ``patch(self, uuid)``."""
     names, _ = _path_arguments(handler)
     return any(name not in kwargs for name in names[len(args):])
+
+
+def _parents(controller: Any) -> int:
+    """How many parents' identifiers Pecan passes ``controller``'s methods
+    before the path below it: noted while it routed the request (see
+    :func:`note_route`), else Pecan's own note while routing goes on."""
+    request = current_request()
+    route = request.environ.get(_ROUTE_KEY)
+    if route is not None and route[0] is controller:
+        return route[2]  # type: ignore[no-any-return]
+    return len(request.pecan.get('routing_args') or ())
 
 
 def _takes(handler: Any, segments: int) -> bool:

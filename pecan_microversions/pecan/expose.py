@@ -38,6 +38,7 @@ from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.json_bodies import deeper_than
 from pecan_microversions.core.patching import MAX_DEPTH
 from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.allow import noted_route
 from pecan_microversions.pecan.arguments import (
     body_names,
     check_received,
@@ -191,8 +192,12 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 # whole below), or a path segment, which the URL does not
                 # take.
                 if args[body_index] != _member(request, data, body_name):
-                    raise url_refusal(self, [str(a) for a in args],
-                                      version, request)
+                    # The path below the controller: without the parents'
+                    # identifiers Pecan passes first.
+                    path = noted_route(self)
+                    raise url_refusal(self, [str(a) for a in args]
+                                      if path is None else path, version,
+                                      request)
                 args = args[:body_index]
             converted = None
             sent = data

@@ -87,14 +87,14 @@ class VersionedRestController(pecan.rest.RestController):
             exc.allow = exc._microversion_allow
             raise
         given = len(remainder) - (bool(remainder) and remainder[-1] == '')
+        # The parents' identifiers Pecan will pass first (it drops its note
+        # of them before the call).
+        parents = len(request.pecan.get('routing_args', ()))
         if not given:
-            # At a collection's URL, the parents' identifiers Pecan will
-            # pass first (it drops its note of them before the call): read
-            # by an item method's 405.
-            request.environ[_ROUTED_KEY] = len(
-                request.pecan.get('routing_args', ()))
+            # At a collection's URL: read by an item method's 405.
+            request.environ[_ROUTED_KEY] = parents
         elif getattr(handler, '__self__', None) is self and (
-                _fills_body(handler, given, request)):
+                _fills_body(handler, parents + given, request)):
             # PUT /things/<id>/<segment>: the segment is no body (a
             # trailing slash, PUT /things/<id>/, is no segment).
             raise url_refusal(self, list(args), get_version(request), request)
@@ -109,9 +109,10 @@ def routed_arguments(request: Any) -> int:
 
 
 def _fills_body(handler: Any, given: int, request: Any) -> bool:
-    """Whether ``given`` path values reach the body argument of the WSME
-    method ``handler`` (at the request's version): Pecan passes each path
-    segment as the next argument, and WSME would take one for the body."""
+    """Whether ``given`` path values (the parents' identifiers first)
+    reach the body argument of the WSME method ``handler`` (at the
+    request's version): Pecan passes each path segment as the next
+    argument, and WSME would take one for the body."""
     function = getattr(handler, '__func__', handler)
     versioned = getattr(function, 'versioned', None)
     if versioned is not None:  # api_version's dispatcher
