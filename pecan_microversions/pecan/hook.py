@@ -34,17 +34,16 @@ from pecan_microversions.core.headers import (
     merge_headers,
     response_headers,
 )
-from pecan_microversions.core.json_bodies import nested_too_deep, raised_by_decoder
 from pecan_microversions.core.negotiation import (
     STANDARD_ENVIRON_KEY,
     VersionLimits,
     requested_version_text,
     resolve,
 )
-from pecan_microversions.core.patching import body_too_deep
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors
 from pecan_microversions.core.version import Version
+from pecan_microversions.pecan.client_errors import raised_client_error
 from pecan_microversions.pecan.config import (
     DEFAULT_GROUP,
     read_limits,
@@ -68,12 +67,6 @@ from pecan_microversions.pecan.request import (
     Negotiation,
 )
 from pecan_microversions.pecan.subresources import judged_refusal
-from pecan_microversions.pecan.unfilled import (
-    hidden_route,
-    missing_slash,
-    unbound_path,
-    unfilled_call,
-)
 
 __all__ = ['MicroversionHook']
 
@@ -300,25 +293,9 @@ class MicroversionHook(PecanHook):
             return response
         # An error the application made and caught earlier is not this one.
         state.request.environ.pop(ERROR_KEY, None)
-        if isinstance(e, TypeError):
-            # Pecan called a method with arguments its URL did not fill.
-            refused = unfilled_call(
-                state, e, getattr(state.request, 'api_version', None))
-            if refused is not None:
-                return refused
-        if isinstance(e, webob.exc.HTTPNotFound):  # Pecan's, while routing
-            refused = unbound_path(
-                state, e, getattr(state.request, 'api_version', None))
-            if refused is not None:
-                return refused
-        if isinstance(e, RuntimeError):  # Pecan's routing fails on it
-            refused = hidden_route(state, e) or missing_slash(state, e)
-            if refused is not None:
-                return refused
-        if isinstance(e, RecursionError) and (
-                raised_by_decoder(e) or nested_too_deep(state.request.body)):
-            # Pecan parses JSON bodies while routing, before any controller.
-            return APIError.from_error(body_too_deep())
+        refused = raised_client_error(state, e)  # Pecan's, the client's
+        if refused is not None:
+            return refused
         judged = judged_refusal(e)  # first: it restores a 405's Allow
         if self._keep_app_errors and not judged:
             return None  # the application's (or Pecan's) own handling
