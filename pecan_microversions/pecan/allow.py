@@ -21,7 +21,8 @@ from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.request import current_request
 
 __all__ = ['allowed_methods', 'collection_methods', 'exists_at_version',
-           'noted_route', 'note_route', 'rest_methods', 'unfilled_path',
+           'noted_route', 'note_route', 'parent_count', 'path_argument',
+           'rest_methods', 'unfilled_path',
            'url_handlers', 'url_methods']
 
 _REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
@@ -136,7 +137,7 @@ def url_handlers(controller: pecan.rest.RestController,
         return _REST_COLLECTION
     actions = custom_actions(controller)
     # Pecan passes the parents' identifiers (a sub-controller's) first.
-    routed = _parents(controller)
+    routed = parent_count(controller)
     handlers = {}
     for method, names in _REST_URL.items():
         path = parts
@@ -176,7 +177,14 @@ def unfilled_path(handler: Any, args: tuple[Any, ...],
     return any(name not in kwargs for name in names[len(args):])
 
 
-def _parents(controller: Any) -> int:
+def path_argument(handler: Any, position: int) -> Optional[str]:
+    """The name of the required argument ``handler`` takes from the URL
+    path at ``position`` (its controller's left out), or ``None``."""
+    names, _ = _path_arguments(handler)
+    return names[position] if position < len(names) else None
+
+
+def parent_count(controller: Any) -> int:
     """How many parents' identifiers Pecan passes ``controller``'s methods
     before the path below it: noted while it routed the request (see
     :func:`note_route`), else Pecan's own note while routing goes on."""

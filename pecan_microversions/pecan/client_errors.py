@@ -1,8 +1,9 @@
 """Failures of Pecan's routing and calling that are the client's error.
 
 The hook asks :func:`raised_client_error` about every exception the
-application did not answer: the ones below are the request's fault, not
-the service's, and get a 4xx (see
+application did not answer, and :func:`answered_client_error` about an
+error response it did not raise: the ones below are the request's fault,
+not the service's, and get a 4xx (see
 :mod:`~pecan_microversions.pecan.unfilled`) instead of a 500 or a bare
 page of the framework's.
 """
@@ -21,12 +22,13 @@ from pecan_microversions.core.patching import body_too_deep
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.unfilled import (
     hidden_route,
+    missing_item_fault,
     missing_slash,
     unbound_path,
     unfilled_call,
 )
 
-__all__ = ['raised_client_error']
+__all__ = ['answered_client_error', 'raised_client_error']
 
 
 def raised_client_error(state: Any,
@@ -52,3 +54,13 @@ def raised_client_error(state: Any,
         refused = APIError.from_error(body_too_deep())
     return refused
 
+
+def answered_client_error(state: Any,
+                          response: Any) -> Optional[APIError]:
+    """The client error that replaces an error ``response`` the framework
+    answered itself for the request in ``state``: WSME's 400 ``Missing
+    argument`` for an item's identifier (``PUT /v1/nodes``; see
+    :func:`~pecan_microversions.pecan.unfilled.missing_item_fault`).
+    ``None`` for any other response."""
+    return missing_item_fault(state, response, getattr(
+        state.request, 'api_version', None))

@@ -150,7 +150,8 @@ def error_from_wsme_fault(response: webob.Response) -> Optional[APIError]:
     return APIError(detail, status=status, error_code=http_code(status))
 
 
-def is_wsme_fault_of(error: APIError, response: webob.Response) -> bool:
+def is_wsme_fault_of(error: APIError | wsme.exc.ClientSideError,
+                     response: webob.Response) -> bool:
     """Whether ``response`` is the fault ``wsexpose`` wrote for ``error``
     (its status and text), not one for another error raised after the
     application caught ``error``."""

@@ -43,7 +43,10 @@ from pecan_microversions.core.negotiation import (
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors
 from pecan_microversions.core.version import Version
-from pecan_microversions.pecan.client_errors import raised_client_error
+from pecan_microversions.pecan.client_errors import (
+    answered_client_error,
+    raised_client_error,
+)
 from pecan_microversions.pecan.config import (
     DEFAULT_GROUP,
     read_limits,
@@ -339,6 +342,9 @@ class MicroversionHook(PecanHook):
             pass  # on_error's rendering, the response Pecan sends
         elif error is not None or response.status[0] not in '123':
             status = response.status_int
+            if error is None and status >= 400:  # WSME's for PUT /v1/nodes
+                error = answered_client_error(state, response)
+                status = status if error is None else error.code
             if error is None and status >= 400 and not self._keep_app_errors:
                 error = error_from_app_response(response,
                                                 state.request.method)

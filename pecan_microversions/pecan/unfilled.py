@@ -46,6 +46,7 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 import pecan.rest
+import wsme.exc
 
 from pecan_microversions.compat import (
     custom_routed_method,
@@ -59,11 +60,13 @@ from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.allow import (
     collection_methods,
     noted_route,
+    parent_count,
+    path_argument,
     unfilled_path,
     url_handlers,
     url_methods,
 )
-from pecan_microversions.pecan.errors import APIError
+from pecan_microversions.pecan.errors import APIError, is_wsme_fault_of
 from pecan_microversions.pecan.request import (
     current_request,
     named_method,
@@ -71,8 +74,9 @@ from pecan_microversions.pecan.request import (
 )
 
 __all__ = ['collection_refusal', 'hidden_route', 'missing_item',
-           'missing_slash', 'not_allowed', 'refused_call', 'unbound_path',
-           'unfilled_call', 'url_mismatch', 'url_refusal']
+           'missing_item_fault', 'missing_slash', 'not_allowed',
+           'refused_call', 'unbound_path', 'unfilled_call', 'url_mismatch',
+           'url_refusal']
 
 #: ``RestController`` methods Pecan calls with the item's identifier.
 _ITEM_METHODS = frozenset(['get_one', 'put', 'patch', 'delete'])
@@ -203,6 +207,29 @@ def refused_call(method: Callable[..., Any], args: tuple[Any, ...],
         return refused
     return APIError(f'{what} is missing {_names(missing)}.',
                     error_code='microversion.missing_argument')
+
+
+def missing_item_fault(state: Any, response: Any,
+                       version: Optional[Version]) -> Optional[APIError]:
+    """The collection's 405 (see :func:`missing_item`) for the 400 WSME's
+    own ``wsexpose`` answers when Pecan's routing ``state`` called an
+    item method from the collection's URL (``PUT /v1/nodes``): WSME
+    catches the missing identifier itself, so no ``TypeError`` reaches
+    :func:`unfilled_call`.  Only its ``Missing argument`` fault for the
+    item's identifier (the argument after the parents' identifiers) counts;
+    ``None`` for any other response (another argument left out, the item
+    given by the query string or body)."""
+    routed = routed_call(state) if response.status_int == 400 else None
+    if routed is None:
+        return None
+    method, given, _ = routed
+    owner = getattr(method, '__self__', None)
+    name = path_argument(method, parent_count(owner))
+    if name is None or not is_wsme_fault_of(
+            wsme.exc.MissingArgument(name), response):
+        return None
+    return missing_item(method.__name__, owner, given, version,
+                        state.request)
 
 
 def missing_item(name: str, owner: Any, given: tuple[Any, ...],
