@@ -150,7 +150,7 @@ class RequestError(MicroversionError):
                  error_code: str = 'microversion.bad_request',
                  headers: Optional[Mapping[str, str]] = None,
                  **members: Any) -> None:
-        if not isinstance(status, int) or not 400 <= status <= 599:
+        if not is_error_status(status):
             raise ValueError(f'{status} is not an HTTP error status.')
         title = status_title(status)
         if len(detail) > MAX_DETAIL:
@@ -176,6 +176,12 @@ class RequestError(MicroversionError):
             error['request_id'] = request_id
         error.update(self.members)
         return error
+
+
+def is_error_status(status: Any) -> bool:
+    """Whether ``status`` is an HTTP error status, an ``int`` from 400 to
+    599: one a :class:`RequestError` can carry."""
+    return isinstance(status, int) and 400 <= status <= 599
 
 
 def status_title(status: int) -> str:

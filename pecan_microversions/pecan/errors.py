@@ -33,7 +33,11 @@ import webob.exc
 import webob.util
 import wsme.exc
 
-from pecan_microversions.core.errors import RequestError, http_code
+from pecan_microversions.core.errors import (
+    RequestError,
+    http_code,
+    is_error_status,
+)
 from pecan_microversions.core.rendering import ErrorRenderer, api_wg_errors, report_of
 from pecan_microversions.pecan.request import named_method
 
@@ -212,7 +216,10 @@ def error_from_raised(error: Exception, method: str = ''
     redirect, and for a 4xx carrying a body of the application's own
     (``HTTPConflict(json_body=...)``), which Pecan then sends as it would
     a returned one: it is kept, as a returned one is
-    (:func:`error_from_app_response`); a 5xx's text is always hidden.
+    (:func:`error_from_app_response`); a 5xx's text is always hidden.  A
+    ``ClientSideError`` whose status is no HTTP error status
+    (``status_code=200``) is the service's bug: a 500 with the generic
+    sentence, logged with its traceback.
 
     Pecan writes a JSON page of its own over a raised HTTP error's body,
     before any hook runs, when the client prefers JSON (``Accept:
@@ -222,6 +229,12 @@ def error_from_raised(error: Exception, method: str = ''
     :param method: the request's HTTP method, named in a 405's detail.
     """
     if isinstance(error, wsme.exc.ClientSideError):  # from a pecan.expose
+        if not is_error_status(error.code):  # the service's bug: a 500
+            LOG.error('Answering 500 for %r raised with status %r, not an '
+                      'HTTP error status.', error, error.code,
+                      exc_info=error)
+            return APIError(INTERNAL_ERROR, status=500,
+                            error_code=http_code(500))
         return _server_text_hidden(error.faultstring, error.code)
     response: webob.Response = error  # type: ignore[assignment]
     status = response.status_int

@@ -89,6 +89,10 @@ def _server_error(kind):
                        headers={'Retry-After': '30'})
     if kind == 'crash':
         raise RuntimeError('secret: db at 10.0.0.1')
+    if kind.startswith('client-side-status-'):  # not an error status
+        status = kind[len('client-side-status-'):]
+        raise wsme.exc.ClientSideError('secret: db at 10.0.0.1', status_code=(
+            int(status) if status.isdigit() else None))
     if kind == 'client-side-400':
         raise wsme.exc.ClientSideError('The name is too long.')
     if kind == 'raised-503-own-json':
@@ -238,6 +242,25 @@ def test_no_5xx_tells_its_text_with_render(caplog, path, status):
                                                '/plain?kind=returned-503',
                                                '/generic/')):
         assert got.headers['Retry-After'] == '30'
+
+
+@pytest.mark.parametrize('status', ['200', '302', '399', '600', '999',
+                                    'none'])
+@pytest.mark.parametrize('path', ['/plain', '/generic/'])
+def test_a_client_side_error_without_an_error_status_is_a_500(caplog, path,
+                                                              status):
+    # The service's bug, not the client's: the hook raised ValueError
+    # building the error, and the client got a bare 500 without version
+    # headers.
+    app = webtest.TestApp(_app('render'))
+    with caplog.at_level(logging.ERROR):
+        got = app.get(f'{path}?kind=client-side-status-{status}', status=500)
+    assert got.json['errors'][0]['detail'] == INTERNAL_ERROR
+    assert got.json['errors'][0]['code'] == 'http.internal_server_error'
+    assert got.headers['OpenStack-API-Version'] == 'gizmo 1.0'
+    assert b'secret' not in got.body
+    assert 'not an HTTP error status' in caplog.text
+    assert 'secret: db at 10.0.0.1' in caplog.text  # with its traceback
 
 
 @pytest.mark.parametrize('mode', ['render', 'keep'])
