@@ -256,6 +256,8 @@ class SchemaSet:
                                                  served)
         elif values is not None:
             schema = self.values_schema(schema, values, served)
+        else:
+            _null_items(schema)
         if readonly:
             schema['readOnly'] = True
         if not mandatory:  # a response shows null for no value
@@ -290,6 +292,19 @@ class SchemaSet:
         return enum_schema(schema, [
             value for value, bounds in values.items()
             if self.version.matches(*bounds)], request=self.request)
+
+
+def _null_items(schema: dict[str, Any]) -> None:
+    """Let ``schema``'s list items and dict values be null, in place (and
+    theirs): WSME reads and writes a null item of any type as ``None``,
+    and the request checks take it (``values=`` on a list refuses it,
+    its ``enum`` too)."""
+    for member in ('items', 'additionalProperties'):
+        inner = schema.get(member)
+        if isinstance(inner, dict) and schema.get('type') in (
+                'array' if member == 'items' else 'object',):
+            _null_items(inner)
+            schema[member] = nullable(inner)
 
 
 def body_schema(datatype: Any, version: Optional[VersionLike],
