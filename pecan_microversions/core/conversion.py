@@ -82,6 +82,7 @@ class Conversion:
         bounds = {f.name: change_bounds(registry, resource, f)
                   for f in self.fields}
         _check_reads(resource, self.fields)
+        _check_old_names(resource, self.fields)
         for version in registry.versions:
             steps = tuple(self._step(f, bounds[f.name], version)
                           for f in self.fields
@@ -211,8 +212,9 @@ class Conversion:
 
         :raises ~pecan_microversions.core.errors.RequestError: the edit
             changes or removes a computed field (400), or changes a retyped
-            field whose stored value holds more than ``version`` shows (409:
-            it would be lost).
+            field, or a list a value map shows items of as other values,
+            whose stored value holds more than ``version`` shows (409: it
+            would be lost).
         """
         if not (isinstance(newest, Mapping) and isinstance(shown, Mapping)
                 and isinstance(patched, Mapping)):
@@ -238,11 +240,13 @@ class Conversion:
                 result[step.name] = step.nested.merge(old, shown[key], new,
                                                       version)
             else:
-                if (step.retyped and new is not None and old is not None
+                if ((step.retyped or (step.down and isinstance(old, list)))
+                        and new is not None and old is not None
                         and shown.get(key) is not None and _holds_more(
                             old, self._up_value(step, shown[key], version))):
                     # The version shows part of the value: the rest would be
-                    # lost, not kept (an owner's domain before it had one).
+                    # lost, not kept (an owner's domain before it had one,
+                    # a list's items a value map shows as older ones).
                     raise _hidden(key, self.resource, version)
                 result[step.name] = self._up_value(step, new, version)
         for key, value in patched.items():
@@ -318,15 +322,51 @@ def _hidden(key: str, resource: str, version: Version) -> RequestError:
 
 
 def _mapper(mapping: Mapping[Any, Any]) -> _Fn:
+    """A value map's function: a value is looked up in ``mapping``, and so
+    is each item of a list (a list field's items are its values)."""
     table = dict(mapping)
 
-    def convert(value: Any) -> Any:
+    def one(value: Any) -> Any:
         try:
             return table.get(value, value)
-        except TypeError:  # unhashable: a list or dict is never mapped
+        except TypeError:  # unhashable: a list or dict is never a key
             return value
+
+    def convert(value: Any) -> Any:
+        if isinstance(value, list):
+            return [one(item) for item in value]
+        return one(value)
     convert.table = table  # type: ignore[attr-defined]  # for inlining
     return convert
+
+
+def _check_old_names(resource: str, fields: Sequence[FieldSpec]) -> None:
+    """A name a field had (``Renamed``) is no field's newest name, nor
+    another old name: documents, patches and the history tell fields apart
+    by name, at every version."""
+    names = {f.name for f in fields}
+    had: dict[str, str] = {}  # old name: the field that had it
+    for spec in fields:
+        for change in spec.changes:
+            if not isinstance(change, Renamed):
+                continue
+            old = change.old_name
+            if old == spec.name:
+                what, instead = 'its newest name', 'give it a new name'
+            elif old in names:
+                what = f'the name of {resource}.{old}'
+                instead = f'give {resource}.{old} another name'
+            elif old in had:
+                what = f'an older name of {resource}.{had[old]}'
+                instead = 'declare each old name on one field, once'
+            else:
+                had[old] = spec.name
+                continue
+            raise InvalidDeclarationError(
+                f'{resource}.{spec.name} Renamed({old!r}, '
+                f'{str(change.max_version)!r}): {old!r} is also {what}; a '
+                'name stays with the field that had it, at every version: '
+                f'{instead}.')
 
 
 def _check_reads(resource: str, fields: Sequence[FieldSpec]) -> None:

@@ -21,8 +21,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pecan_microversions.core.conversion import Conversion
 
 __all__ = ['check_field', 'check_no_older_datatype', 'check_no_renamed',
-           'check_value_maps', 'conversion_specs', 'read_only_fields',
-           'rename_groups']
+           'check_no_retyped_values', 'check_value_maps', 'conversion_specs',
+           'read_only_fields', 'rename_groups']
 
 _Ranges = Mapping[str, tuple[Optional[Version], Optional[Version]]]
 
@@ -77,9 +77,27 @@ def check_no_older_datatype(where: str, changes: Iterable[Any]) -> None:
                 'what older clients may not send in up= (raise ValueError).')
 
 
+def check_no_retyped_values(where: str, changes: Iterable[Any]) -> None:
+    """Refuse ``values=`` beside a ``Retype``: ``values=`` lists values of
+    the newest type, which the versions up to the retype's ``max_version``
+    show, and are sent, as another type: a request check, a ``ValueMap``
+    check or a schema there would compare values of two types."""
+    for change in changes:
+        if isinstance(change, Retype):
+            last = str(change.max_version)
+            raise InvalidDeclarationError(
+                f'{where} declares values= and Retype(..., {last!r}): '
+                'values= lists values of the newest type, which versions up '
+                f'to {last} show as another type: leave values= out and '
+                'refuse in up= (raise ValueError) what older clients may '
+                'not send.')
+
+
 def rename_groups(resource: str, fields: Mapping[str, Any], ranges: _Ranges,
                   where: Optional[Callable[[str], str]] = None,
-                  kind: str = 'field') -> tuple[tuple[str, ...], ...]:
+                  kind: str = 'field', *,
+                  following: Callable[[Version], Optional[Version]]
+                  ) -> tuple[tuple[str, ...], ...]:
     """Chains of renames (each field's ``replaces``), newest name first,
     checked.
 
@@ -87,6 +105,10 @@ def rename_groups(resource: str, fields: Mapping[str, Any], ranges: _Ranges,
     :param ranges: each field's version range, by the same names.
     :param where: names a field in an error (default: ``Schema 'node':
         name``); ``kind``: what the fields are called there.
+    :param following: the version after a version in the history (the
+        registry's ``next``): a new name must start right after the old
+        one's last version, since a renamed field is one field, there at
+        every version of its range under one name or the other.
     """
     parent: dict[str, str] = {}
     for name, spec in fields.items():
@@ -107,6 +129,16 @@ def rename_groups(resource: str, fields: Mapping[str, Any], ranges: _Ranges,
                 f'{here} replaces {old!r}: {old!r} needs a max_version '
                 f'below the min_version of {name!r} (got max_version='
                 f'{old_high}, min_version={new_low}).')
+        right_after = following(old_high)
+        if right_after != new_low:
+            raise InvalidDeclarationError(
+                f'{here} replaces {old!r}, whose last version is {old_high}, '
+                f'but starts at {new_low}: a renamed field is one field, '
+                'there at every version under one name or the other. '
+                f'Declare min_version={str(right_after)!r} on {name!r} (or '
+                f'end {old!r} at the version before {new_low}); '
+                'a field missing in between is another field: declare it '
+                'without replaces=.')
         if getattr(fields[old], 'changes', ()):
             raise InvalidDeclarationError(
                 f'{here} replaces {old!r}, which declares changes=: '
@@ -176,8 +208,9 @@ def check_value_maps(conversion: Conversion, rules: Mapping[str, ValueRule],
 def _mapped_pairs(functions: tuple[Any, ...], rule: Optional[ValueRule]
                   ) -> list[tuple[Any, Any]]:
     """Each value the value maps among ``functions`` change, with what
-    ``functions`` make of it (none where ``rule`` lists no plain values)."""
-    if rule is None or rule.items or not functions:
+    ``functions`` make of it (none without a ``rule``); a list field's
+    items are mapped one by one, and its rule is each item's."""
+    if rule is None or not functions:
         return []
     pairs = []
     for value in _mapped(functions):

@@ -48,6 +48,7 @@ from pecan_microversions.core.field_rules import (
     check_field,
     check_no_older_datatype,
     check_no_renamed,
+    check_no_retyped_values,
     check_value_maps,
     conversion_specs,
     read_only_fields,
@@ -134,12 +135,16 @@ class Schema:
                              spec.changes)
             check_no_older_datatype(f'Schema {resource!r}: {name}',
                                     spec.changes)
+            if spec.values is not None:
+                check_no_retyped_values(f'Schema {resource!r}: {name}',
+                                        spec.changes)
             self.ranges[name], rule = declare_ranged(
                 registry, 'field', resource, name, spec.min_version,
                 spec.max_version, spec.values)
             if rule is not None:
                 self.values[name] = rule
-        self.groups = rename_groups(resource, self.fields, self.ranges)
+        self.groups = rename_groups(resource, self.fields, self.ranges,
+                                    following=registry.next)
         #: converts documents between versions (see :meth:`patch_newest`)
         self.conversion = Conversion(registry, resource, conversion_specs(
             self.fields, self.groups, self.ranges))

@@ -197,7 +197,7 @@ class Binding:
             else:
                 registry.declare('field', resource, attr.name)
             self.ranges[attr.name] = (low, high)
-        groups = rename_groups(cls, attributes, self.ranges)
+        groups = rename_groups(registry, cls, attributes, self.ranges)
         versions = registry.versions
         self.hidden: dict[Version, tuple[str, ...]] = {}
         self.hiders: dict[Version, tuple[Callable[[Any], None], ...]] = {}

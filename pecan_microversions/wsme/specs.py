@@ -81,10 +81,11 @@ def older_types(registry: VersionRegistry, specs: tuple[FieldSpec, ...]
         for spec in specs if any(isinstance(c, Retype) for c in spec.changes)}
 
 
-def rename_groups(cls: type, attributes: list[Any],
-                   ranges: Mapping[str, tuple[Optional[Version],
-                                              Optional[Version]]]
-                   ) -> tuple[tuple[str, ...], ...]:
+def rename_groups(registry: VersionRegistry, cls: type,
+                  attributes: list[Any],
+                  ranges: Mapping[str, tuple[Optional[Version],
+                                             Optional[Version]]]
+                  ) -> tuple[tuple[str, ...], ...]:
     """Chains of renames (``replaces``) as tuples of keys, checked as a
     plain-dict schema's are (:func:`~pecan_microversions.core.field_rules.
     rename_groups`)."""
@@ -92,7 +93,7 @@ def rename_groups(cls: type, attributes: list[Any],
         cls.__qualname__, {a.key: a for a in attributes},
         {a.key: ranges[a.name] for a in attributes},
         where=lambda key: f'{cls.__qualname__}.{key}',
-        kind=f'attribute of {cls.__qualname__}')
+        kind=f'attribute of {cls.__qualname__}', following=registry.next)
 
 
 def field_rule(registry: VersionRegistry, resource: str, cls: type,
@@ -101,9 +102,10 @@ def field_rule(registry: VersionRegistry, resource: str, cls: type,
     declaring ``values=`` (each item's, for a list field).
 
     :raises ~pecan_microversions.core.errors.InvalidDeclarationError: the
-        field does not hold single values.
+        field does not hold single values, or declares a ``Retype``.
     """
     where = f'{cls.__qualname__}.{attr.key}'
+    field_rules.check_no_retyped_values(where, getattr(attr, 'changes', ()))
     datatype = attr.datatype
     items = isinstance(datatype, wtypes.ArrayType)
     if items:

@@ -237,8 +237,8 @@ def write(i: int, entry: Read, namespace: dict[str, Any],
         if isinstance(table, dict):  # a value map: its look-up inlined
             namespace[f't{i}_{j}'] = table
             lines += ['    try:', f'        shown = t{i}_{j}.get(shown, shown)',
-                      '    except TypeError:',  # unhashable: never mapped
-                      '        pass']
+                      '    except TypeError:',  # unhashable: a list's
+                      f'        shown = m{i}_{j}(shown)']  # items mapped
         else:
             lines.append(f'    shown = m{i}_{j}(shown)')
     return lines + [store(key, 'shown', text, True)]
