@@ -3,31 +3,65 @@
 :class:`ListOf` and :class:`DictOf` wrap the converter of their items (a
 :class:`~pecan_microversions.core.conversion.Conversion`, or another
 container) and convert, and merge, lists and dicts of them.
+
+Merging a write at a version back into the newest value, each item keeps
+what the version cannot see of the stored item it is: the one left as it
+is, edited member by member or moved (told by the patch's
+:class:`~pecan_microversions.core.patch_identity.Identity`), one put
+where the version shows the same item (unchanged in place), or a dict's
+entry put under its key.  Neither place nor a look-alike tells otherwise
+which stored item a new value stands for, so a write that drops a stored
+item holding more than the version shows while putting a new item in, or
+moves such an item out of its list or dict, is refused
+(:class:`ItemNotKept`, a 409), never merged into the wrong item or
+rebuilt without its hidden parts.
 """
 
 from __future__ import annotations
 
-import difflib
-import json
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any, Optional
 
-from pecan_microversions.core.json_values import same_json
+from pecan_microversions.core.errors import RequestError
+from pecan_microversions.core.json_values import holds_more, same_json
+from pecan_microversions.core.patch_identity import Identity
 from pecan_microversions.core.representations import Converter
 from pecan_microversions.core.version import Version
 
-__all__ = ['DictOf', 'ListOf']
+__all__ = ['DictOf', 'ItemNotKept', 'ListOf']
+
+_CONTAINERS = (dict, list)
+#: The source of an item a patch moved in from elsewhere in the document.
+_ELSEWHERE = object()
+
+
+class ItemNotKept(RequestError):
+    """A 409: a write at ``version`` would lose what the version cannot see
+    of a stored list item or dict entry (``where``: ``[1]``, ``[key]``,
+    after the name of the field holding it once ``resource`` is known)."""
+
+    def __init__(self, where: str, version: Version,
+                 resource: str = '') -> None:
+        self.where = where
+        self.version = version
+        self.resource = resource
+        of = f' of {resource}' if resource else ''
+        super().__init__(
+            f'Field {where!r}{of} holds more than version {version} shows, '
+            'which this change would lose: at that version an item keeps '
+            'it only when left as it is, edited member by member, moved '
+            'within its list or dict, or removed.  Change it at a later '
+            'version, which shows all of it.', status=409,
+            error_code='microversion.partly_hidden_value')
+
+    def within(self, label: str, resource: str = '') -> ItemNotKept:
+        """This refusal, for the item inside ``label``."""
+        return ItemNotKept(label + self.where, self.version, resource)
 
 
 class ListOf:
-    """Converts a list whose items ``item`` converts.
-
-    Merging pairs items by position when the edit kept the length (and did
-    not only reorder), and otherwise aligns the lists as ``diff`` does:
-    unchanged items keep everything, an edited item keeps what the
-    version cannot see of the item it replaced, an inserted one is
-    converted up.
-    """
+    """Converts a list whose items ``item`` converts (see the module
+    docstring for how a write keeps each item's hidden parts)."""
 
     def __init__(self, item: Converter) -> None:
         self.item = item
@@ -44,90 +78,26 @@ class ListOf:
         return [self.item.up(v, version) if v is not None else v
                 for v in value]
 
-    def merge(self, newest: Any, shown: Any, patched: Any,
-              version: Version) -> Any:
+    def merge(self, newest: Any, shown: Any, patched: Any, version: Version,
+              identity: Optional[Identity] = None) -> Any:
         if not (isinstance(newest, list) and isinstance(shown, list)
                 and isinstance(patched, list) and len(newest) == len(shown)):
             return self.up(patched, version)
-        result: list[Any] = []
-        before = [_fingerprint(v) for v in shown]
-        after = [_fingerprint(v) for v in patched]
-        if len(before) == len(after) and sorted(before) != sorted(after):
-            opcodes: Sequence[tuple[str, int, int, int, int]] = [
-                ('replace', 0, len(before), 0, len(after))]
-        else:  # items inserted, removed or moved: align them
-            opcodes = difflib.SequenceMatcher(
-                None, before, after, autojunk=False).get_opcodes()
-        for tag, i1, i2, j1, j2 in opcodes:
-            if tag == 'equal':
-                result += newest[i1:i2]
-                continue
-            # Items of a span replaced by one of another length are paired
-            # with the item each most resembles (in order), not by position:
-            # the edited item keeps its own hidden parts.
-            paired = (_paired(shown[i1:i2], patched[j1:j2])
-                      if tag == 'replace' and i2 - i1 != j2 - j1
-                      and (i2 - i1) * (j2 - j1) <= _MOST_PAIRED else None)
-            for offset, item in enumerate(patched[j1:j2]):
-                if paired is not None:
-                    match = paired[offset]
-                    if match is None:
-                        result.append(None if item is None
-                                      else self.item.up(item, version))
-                        continue
-                    i = i1 + match
-                else:
-                    i = i1 + offset
-                if before[i:i + 1] == [after[j1 + offset]]:
-                    result.append(newest[i])
-                elif (tag == 'replace' and i < i2 and item is not None
-                        and shown[i] is not None and newest[i] is not None):
-                    result.append(self.item.merge(newest[i], shown[i], item,
-                                                  version))
-                else:
-                    result.append(None if item is None
-                                  else self.item.up(item, version))
-        return result
-
-
-#: Most item comparisons pairing the items of a replaced span (their
-#: number is the product of its two lengths): a larger span, which only a
-#: client rewriting much of a long list sends, is paired by position.
-_MOST_PAIRED = 10_000
-
-
-def _paired(shown: list[Any], patched: list[Any]) -> list[Optional[int]]:
-    """For each patched item, the index of the shown item it resembles
-    most (sharing the most members), after the one paired before it; None
-    for an item resembling none (a new one)."""
-    pairs: list[Optional[int]] = []
-    start = 0
-    for item in patched:
-        best, score = None, 0
-        for index in range(start, len(shown)):
-            found = _resemblance(shown[index], item)
-            if found > score:
-                best, score = index, found
-        pairs.append(best)
-        if best is not None:
-            start = best + 1
-    return pairs
-
-
-def _resemblance(a: Any, b: Any) -> int:
-    if isinstance(a, dict) and isinstance(b, dict):
-        return sum(1 for k, v in a.items()
-                   if k in b and same_json(v, b[k]))
-    return int(same_json(a, b))
-
-
-def _fingerprint(value: Any) -> str:
-    """A comparable text of a JSON value (to align two lists)."""
-    return json.dumps(value, sort_keys=True, default=repr)
+        sources = _sources(identity, enumerate(shown), list(
+            enumerate(patched)))
+        used = set(sources.values())
+        for j, item in enumerate(patched):  # unchanged in place
+            if (sources[j] is None and j < len(shown) and j not in used
+                    and same_json(shown[j], item)):
+                sources[j] = j
+                used.add(j)
+        return _merged(self.item, newest, shown, patched, sources, version,
+                       identity, range(len(shown)))
 
 
 class DictOf:
-    """Converts a dict whose values ``item`` converts."""
+    """Converts a dict whose values ``item`` converts; an entry put under
+    a key keeps the hidden parts of the entry it replaces."""
 
     def __init__(self, item: Converter) -> None:
         self.item = item
@@ -144,20 +114,77 @@ class DictOf:
         return {k: self.item.up(v, version) if v is not None else v
                 for k, v in value.items()}
 
-    def merge(self, newest: Any, shown: Any, patched: Any,
-              version: Version) -> Any:
+    def merge(self, newest: Any, shown: Any, patched: Any, version: Version,
+              identity: Optional[Identity] = None) -> Any:
         if not (isinstance(newest, dict) and isinstance(shown, dict)
                 and isinstance(patched, dict)):
             return self.up(patched, version)
-        result = {}
-        for key, item in patched.items():
-            if key in shown and same_json(shown[key], item):
-                result[key] = newest.get(key)
-            elif (key in shown and item is not None and shown[key] is not None
-                  and newest.get(key) is not None):
-                result[key] = self.item.merge(newest[key], shown[key], item,
-                                              version)
-            else:
-                result[key] = None if item is None else self.item.up(item,
-                                                                     version)
-        return result
+        sources = _sources(identity, shown.items(), list(patched.items()))
+        used = set(sources.values())
+        for key in patched:  # the entry it replaces under its key
+            if (sources[key] is None and key in shown and key in newest
+                    and key not in used):
+                sources[key] = key
+                used.add(key)
+        return dict(_merged(self.item, newest, shown, patched, sources,
+                            version, identity, list(shown)))
+
+
+def _sources(identity: Optional[Identity], stored: Iterable[tuple[Any, Any]],
+             patched: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    """For each place of ``patched``, the place of the stored item (as
+    shown) it is by ``identity`` (a moved or edited one), :data:`_ELSEWHERE`
+    for one moved in from outside the list or dict, or None for one the
+    patch built; one stored item is the source of one place at most."""
+    if identity is None:
+        return {place: None for place, _ in patched}
+    place_of = {id(v): p for p, v in stored if v.__class__ in _CONTAINERS}
+    found: dict[Any, Any] = {}
+    taken = set()
+    for place, item in patched:
+        source = identity.source(item)
+        at = None if source is None else place_of.get(id(source))
+        if at is not None and at not in taken:
+            taken.add(at)
+            found[place] = at
+        else:
+            found[place] = None if source is None else _ELSEWHERE
+    return found
+
+
+def _merged(item_converter: Converter, newest: Any, shown: Any, patched: Any,
+            sources: dict[Any, Any], version: Version,
+            identity: Optional[Identity], stored: Iterable[Any]) -> Any:
+    """The merged items of a list (a list) or dict (key, value pairs):
+    each patched item with a source keeps its hidden parts, the others are
+    converted up; a dropped stored item whose hidden parts a new item may
+    have been meant to keep, or that moved elsewhere, is refused."""
+    is_list = isinstance(patched, list)
+    result: list[Any] = []
+    new = False
+    for place, item in (enumerate(patched) if is_list else patched.items()):
+        at = sources[place]
+        if at is None or at is _ELSEWHERE:
+            new = new or item is not None
+            value = None if item is None else item_converter.up(item, version)
+        elif same_json(shown[at], item):
+            value = newest[at]
+        elif item is None or shown[at] is None or newest[at] is None:
+            value = None if item is None else item_converter.up(item, version)
+        else:
+            try:
+                value = item_converter.merge(newest[at], shown[at], item,
+                                             version, identity)
+            except ItemNotKept as exc:
+                if exc.resource:
+                    raise
+                raise exc.within(f'[{place}]') from None
+        result.append(value if is_list else (place, value))
+    used = set(sources.values())
+    for at in stored:
+        if at in used or newest[at] is None or shown[at] is None:
+            continue
+        if (new or (identity is not None and identity.kept(shown[at]))) and (
+                holds_more(newest[at], item_converter.up(shown[at], version))):
+            raise ItemNotKept(f'[{at}]', version)
+    return result

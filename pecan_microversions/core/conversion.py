@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Optional
 
-from pecan_microversions.core.containers import DictOf, ListOf
+from pecan_microversions.core.containers import DictOf, ItemNotKept, ListOf
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
-from pecan_microversions.core.json_values import same_json
-from pecan_microversions.core.patching import patched_copy
+from pecan_microversions.core.json_values import holds_more, same_json
+from pecan_microversions.core.patch_identity import Identity, tracked_patch
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.representations import (
     Computed,
@@ -203,18 +203,24 @@ class Conversion:
         return out
 
     def merge(self, newest: Mapping[str, Any], shown: Mapping[str, Any],
-              patched: Mapping[str, Any], version: Version) -> dict[str, Any]:
+              patched: Mapping[str, Any], version: Version,
+              identity: Optional[Identity] = None) -> dict[str, Any]:
         """``newest`` with the edits that turned ``shown`` (its view at
         ``version``) into ``patched``; everything else of ``newest`` is kept.
 
         A field the edit removed is left out of the result.  Values are
-        compared as JSON (``1`` to ``true`` is a change).
+        compared as JSON (``1`` to ``true`` is a change).  ``identity``
+        (of a patch applied to ``shown``) tells which list item or dict
+        entry of ``patched`` is which stored one (see :mod:`~pecan_
+        microversions.core.containers`); without it only one unchanged in
+        place, or a dict's entry under its key, is.
 
         :raises ~pecan_microversions.core.errors.RequestError: the edit
             changes or removes a computed field (400), or changes a retyped
             field, or a list a value map shows items of as other values,
-            whose stored value holds more than ``version`` shows (409: it
-            would be lost).
+            whose stored value holds more than ``version`` shows, or a list
+            item or dict entry holding more in a way that would lose it
+            (409: it would be lost).
         """
         if not (isinstance(newest, Mapping) and isinstance(shown, Mapping)
                 and isinstance(patched, Mapping)):
@@ -227,6 +233,12 @@ class Conversion:
                 if key in shown:
                     if step.compute is not None:
                         raise _computed(key, self.resource)
+                    if (identity is not None and step.nested is not None
+                            and identity.kept(shown[key])
+                            and newest.get(step.name) is not None
+                            and holds_more(newest[step.name], self._up_value(
+                                step, shown[key], version))):
+                        raise _hidden(key, self.resource, version)  # moved
                     result.pop(step.name, None)
                 continue
             new = patched[key]
@@ -237,12 +249,17 @@ class Conversion:
             old = newest.get(step.name)
             if (step.nested is not None and key in shown and new is not None
                     and old is not None and shown[key] is not None):
-                result[step.name] = step.nested.merge(old, shown[key], new,
-                                                      version)
+                try:
+                    result[step.name] = step.nested.merge(
+                        old, shown[key], new, version, identity)
+                except ItemNotKept as exc:
+                    if exc.resource:
+                        raise
+                    raise exc.within(key, self.resource) from None
             else:
                 if ((step.retyped or (step.down and isinstance(old, list)))
                         and new is not None and old is not None
-                        and shown.get(key) is not None and _holds_more(
+                        and shown.get(key) is not None and holds_more(
                             old, self._up_value(step, shown[key], version))):
                     # The version shows part of the value: the rest would be
                     # lost, not kept (an owner's domain before it had one,
@@ -268,8 +285,8 @@ class Conversion:
         """
         shown = self.down(newest, version)
         # Applied to a copy: shown (sharing values with newest) stays as is.
-        patched = patched_copy(shown, operations)
-        return self.merge(newest, shown, patched, version)
+        patched, identity = tracked_patch(shown, operations)
+        return self.merge(newest, shown, patched, version, identity)
 
     def _up_value(self, step: FieldStep, value: Any, version: Version) -> Any:
         if value is None:
@@ -300,18 +317,6 @@ def _computed(key: str, resource: str) -> RequestError:
     return RequestError(f'Field {key!r} of {resource} is computed and cannot '
                         'be changed.',
                         error_code='microversion.read_only_field')
-
-
-def _holds_more(old: Any, rebuilt: Any) -> bool:
-    """Whether the stored ``old`` value holds what ``rebuilt`` (``up`` of
-    what the version shows of it) lacks: a member it does not have or has
-    otherwise.  What ``up`` only adds or normalizes (a default member, 1
-    as 1.0) is not more."""
-    if isinstance(old, dict) and isinstance(rebuilt, dict):
-        return any(k not in rebuilt or not same_json(v, rebuilt[k],
-                                                     numbers=True)
-                   for k, v in old.items())
-    return not same_json(old, rebuilt, numbers=True)
 
 
 def _hidden(key: str, resource: str, version: Version) -> RequestError:

@@ -3,7 +3,8 @@
 :func:`same_json` tells apart what Python's ``==`` equates (``1``, ``1.0``
 and ``true``); :func:`json_copy` copies a document far more cheaply than
 ``copy.deepcopy``.  Neither recurses, so a document of any depth a
-decoder gives is handled.
+decoder gives is handled.  :func:`holds_more` tells whether a stored value
+holds more than one rebuilt from what a version shows of it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-__all__ = ['json_copy', 'same_json']
+__all__ = ['holds_more', 'json_copy', 'same_json']
 
 #: JSON scalars: shared by a copy, as ``copy.deepcopy`` shares them.
 _SCALARS = frozenset([str, int, float, bool, type(None)])
@@ -103,3 +104,15 @@ def json_copy(value: Any) -> Any:
 
 
 _COPY_DEPTH = 100_000
+
+
+def holds_more(old: Any, rebuilt: Any) -> bool:
+    """Whether the stored ``old`` value holds what ``rebuilt`` (``up`` of
+    what the version shows of it) lacks: a member it does not have or has
+    otherwise.  What ``up`` only adds or normalizes (a default member, 1
+    as 1.0) is not more."""
+    if isinstance(old, dict) and isinstance(rebuilt, dict):
+        return any(k not in rebuilt or not same_json(v, rebuilt[k],
+                                                     numbers=True)
+                   for k, v in old.items())
+    return not same_json(old, rebuilt, numbers=True)

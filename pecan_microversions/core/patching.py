@@ -31,7 +31,7 @@ from pecan_microversions.core.json_values import json_copy, same_json
 __all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'Keep', 'RenameGroups',
            'body_too_deep', 'converted_names_held', 'json_copy',
            'moves_away', 'names_held', 'named_as_shown', 'patch_failed',
-           'patched_copy', 'same_json']
+           'patch_in_place', 'patched_copy', 'same_json']
 
 #: Each rename group of a resource at one version: the name the version
 #: shows it under, and every name of the group.
@@ -90,9 +90,23 @@ def patched_copy(document: Any, operations: list[dict[str, Any]],
         :data:`MAX_COPIED` or nests a value more than :data:`MAX_DEPTH`
         levels deep.
     """
-    limits = _Limits(document)
     try:
-        result = json_copy(document)
+        copied = json_copy(document)
+    except RecursionError:
+        raise _Limits(document).too_deep() from None
+    return patch_in_place(copied, document, operations, keep)
+
+
+def patch_in_place(copied: Any, document: Any,
+                   operations: list[dict[str, Any]],
+                   keep: Optional[Keep] = None) -> Any:
+    """:func:`patched_copy` without the copy: ``copied`` (a copy the caller
+    made of ``document``, which bounds the depth) is patched itself, its
+    lists and dicts edited where they are (a ``move`` moves the very
+    value); return the result (a patch may replace the whole document)."""
+    limits = _Limits(document)
+    result = copied
+    try:
         for operation in operations:
             result = _apply(result, operation, limits, keep)
         if limits.moved_deeper:

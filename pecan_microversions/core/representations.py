@@ -32,6 +32,7 @@ from pecan_microversions.core.changes import (
     RENAME,
 )
 from pecan_microversions.core.errors import InvalidDeclarationError
+from pecan_microversions.core.patch_identity import Identity
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike
 
@@ -139,10 +140,12 @@ class Converter(Protocol):
     def up(self, value: Any, version: Version) -> Any:
         """``value`` sent at ``version`` in the newest representation."""
 
-    def merge(self, newest: Any, shown: Any, patched: Any,
-              version: Version) -> Any:
+    def merge(self, newest: Any, shown: Any, patched: Any, version: Version,
+              identity: Optional[Identity] = None) -> Any:
         """``newest`` with the edits that turned ``shown`` into ``patched``
-        (both at ``version``), keeping what ``version`` cannot see."""
+        (both at ``version``), keeping what ``version`` cannot see;
+        ``identity``: which values of ``patched`` a patch kept or moved
+        (see :mod:`~pecan_microversions.core.patch_identity`)."""
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,10 @@ from typing import Any, Optional
 import wsme.rest.json
 from wsme import types as wtypes
 
+from pecan_microversions.core.containers import ItemNotKept
 from pecan_microversions.core.conversion import Conversion, DictOf, ListOf
 from pecan_microversions.core.json_values import same_json
-from pecan_microversions.core.patching import patched_copy
+from pecan_microversions.core.patch_identity import Identity, tracked_patch
 from pecan_microversions.core.representations import Converter
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
@@ -94,9 +95,9 @@ class _Deferred:
     def up(self, value: Any, version: Version) -> Any:
         return self.target.up(value, version)
 
-    def merge(self, newest: Any, shown: Any, patched: Any,
-              version: Version) -> Any:
-        return self.target.merge(newest, shown, patched, version)
+    def merge(self, newest: Any, shown: Any, patched: Any, version: Version,
+              identity: Optional[Identity] = None) -> Any:
+        return self.target.merge(newest, shown, patched, version, identity)
 
 
 def _key(datatype: Any) -> Any:
@@ -154,8 +155,8 @@ class _Plain:
                 out[name] = getattr(converter, way)(out[name], version)
         return out
 
-    def merge(self, newest: Any, shown: Any, patched: Any,
-              version: Version) -> Any:
+    def merge(self, newest: Any, shown: Any, patched: Any, version: Version,
+              identity: Optional[Identity] = None) -> Any:
         if not (isinstance(newest, dict) and isinstance(shown, dict)
                 and isinstance(patched, dict)):
             return self.up(patched, version)
@@ -165,8 +166,14 @@ class _Plain:
                 continue
             if (shown.get(name) is not None
                     and newest.get(name) is not None):
-                out[name] = converter.merge(newest[name], shown[name],
-                                            patched[name], version)
+                try:
+                    out[name] = converter.merge(newest[name], shown[name],
+                                                patched[name], version,
+                                                identity)
+                except ItemNotKept as exc:
+                    if exc.resource:
+                        raise
+                    raise exc.within(f'.{name}') from None
             else:
                 out[name] = converter.up(patched[name], version)
         return out
@@ -223,9 +230,10 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
     conversion = (converter if isinstance(converter, Conversion)
                   else binding.conversion)
     shown = conversion.down(newest, version)
-    changed = patched_copy(shown, operations, kept_members(datatype, version))
+    changed, identity = tracked_patch(shown, operations,
+                                      kept_members(datatype, version))
     check_effect(datatype, shown, changed, version)  # nested fields too
-    patched = conversion.merge(newest, shown, changed, version)
+    patched = conversion.merge(newest, shown, changed, version, identity)
     for name, value in patched.items():
         attr = binding.by_name.get(name)
         if attr is not None and not same_json(value,
