@@ -15,7 +15,7 @@ WSME's fault bodies and ``wsme.api.Response`` keep working.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pecan
@@ -41,12 +41,14 @@ _NO_ARGUMENTS: tuple[tuple[Any, ...], dict[str, Any]] = ((), {})
 _text_arguments: dict[Any, tuple[bool, ...]] = {}
 #: Methods whose body WebOb never reads as a form.
 _NO_FORM = frozenset(['GET', 'HEAD', 'OPTIONS'])
+_NO_NAMES: Mapping[str, str] = {}
 
 
 def call_method(definition: Any, method: Callable[..., Any], controller: Any,
                 args: tuple[Any, ...], kwargs: dict[str, Any],
                 body: Any = NOT_PARSED, request: Any = None,
-                response: Any = None) -> Any:
+                response: Any = None,
+                names: Mapping[str, str] = _NO_NAMES) -> Any:
     """Read the arguments of ``method`` (exposed with WSME's
     ``definition``), call it, and answer as ``wsexpose`` would: the
     result and its datatype for the renderer, or a fault.
@@ -54,6 +56,9 @@ def call_method(definition: Any, method: Callable[..., Any], controller: Any,
     :param body: the JSON body, parsed, or :data:`NOT_PARSED`.
     :param request: the request (default: Pecan's current one).
     :param response: the response (default: Pecan's current one).
+    :param names: the request version's names of fields ``body`` holds
+        under their newest ones (converted up), for WSME's invalid-input
+        messages.
     """
     if request is None:
         request = pecan.request
@@ -75,6 +80,9 @@ def call_method(definition: Any, method: Callable[..., Any], controller: Any,
             result = result.obj
     except Exception:  # noqa: BLE001 - answered as WSME answers it
         info = sys.exc_info()
+        if isinstance(info[1], wsme.exc.InvalidInput) and (
+                info[1].fieldname in names):  # as the client calls it
+            info[1].fieldname = names[info[1].fieldname]
         try:
             code = getattr(info[1], 'code', None)
             fault = wsme.api.format_exception(

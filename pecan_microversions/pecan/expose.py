@@ -57,7 +57,11 @@ from pecan_microversions.pecan.request import (
 from pecan_microversions.pecan.subresources import routed_arguments
 from pecan_microversions.pecan.unfilled import missing_item, url_refusal
 from pecan_microversions.wsme.checking import body_too_deep, resolve_datatype
-from pecan_microversions.wsme.conversion import converter_of, up_from
+from pecan_microversions.wsme.conversion import (
+    converter_of,
+    shown_names,
+    up_from,
+)
 from pecan_microversions.wsme.fields import check_bound
 from pecan_microversions.wsme.filtering import (
     CONTAINERS,
@@ -221,8 +225,10 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 return func(controller, *args, **kwargs)
 
             response = context_response()
-            result = call_method(definition, method, self, args, kwargs,
-                                 data, request, response)
+            result = call_method(
+                definition, method, self, args, kwargs, data, request,
+                response, shown_names(definition.body_type, version)
+                if converted is not None else {})
             if isinstance(result, dict) and 'datatype' in result:
                 if render_json(result['result'], result['datatype'],
                                version, request, response):

@@ -32,9 +32,10 @@ from pecan_microversions.wsme.patch_effects import check_effect, kept_members
 from pecan_microversions.wsme.values import check_json_value
 
 __all__ = ['JSONValue', 'converter_of', 'from_newest', 'patch_newest',
-           'to_newest', 'up_from']
+           'shown_names', 'to_newest', 'up_from']
 
 _converters: dict[Any, Optional[Converter]] = {}
+_shown_names: dict[tuple[Any, Version], Mapping[str, str]] = {}
 _PENDING = object()
 _ABSENT = object()
 
@@ -202,6 +203,41 @@ def up_from(datatype: Any, data: Any, version: Version) -> Any:
     converter = converter_of(datatype)
     return data if converter is None or data is None else converter.up(
         data, version)
+
+
+def shown_names(datatype: Any, version: Version) -> Mapping[str, str]:
+    """What clients at ``version`` call the renamed fields of ``datatype``
+    and of the types it holds: each other name of a renamed field -> the
+    version's (a name two types rename differently is left out).  Errors about
+    a body converted up name its fields this way."""
+    key = (_key(resolve_datatype(datatype)), version)
+    found = _shown_names.get(key)
+    if found is None:
+        names: dict[str, Optional[str]] = {}
+        _collect_names(resolve_datatype(datatype), version, names, set())
+        found = _shown_names[key] = {
+            newest: shown for newest, shown in names.items()
+            if shown is not None}
+    return found
+
+
+def _collect_names(datatype: Any, version: Version,
+                   names: dict[str, Optional[str]], seen: set[Any]) -> None:
+    while isinstance(datatype, (wtypes.ArrayType, wtypes.DictType)):
+        datatype = (datatype.item_type if isinstance(
+            datatype, wtypes.ArrayType) else datatype.value_type)
+    if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)) or (
+            datatype in seen):
+        return
+    seen.add(datatype)
+    binding = binding_of(datatype)
+    for shown, group in binding.renames[version] if binding else ():
+        for name in group:
+            if name != shown:  # None: two types disagree
+                names[name] = shown if names.get(name, shown) == shown \
+                    else None
+    for attr in wtypes.list_attributes(datatype):
+        _collect_names(resolve_datatype(attr.datatype), version, names, seen)
 
 
 def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
