@@ -86,9 +86,9 @@ class _Planned(NamedTuple):
     merged: frozenset[str]
 
 
-#: What ``after`` appends for a usual request: the headers (name, value),
-#: unless the response already has one of the names to merge (lower case;
-#: their first letters, both cases, are a cheap first test).
+#: What ``after`` adds for a usual request: the headers (name, value),
+#: unless the response already has one of their names (lower case; their
+#: first letters, both cases, are a cheap first test).
 _Appended = tuple[tuple[tuple[str, str], ...], str, frozenset[str]]
 
 
@@ -216,11 +216,14 @@ class MicroversionHook(PecanHook):
                     hs, tuple((h.name, h.value) for h in hs),
                     frozenset(h.name.lower() for h in hs if h.mode != 'add'))
         negotiation = Negotiation(limits, self.registry)
-        merged = frozenset().union(*(planned[v, None].merged
-                                     for v in versions))
-        initials = ''.join(sorted({c for name in merged
+        # Any of our names already set sends ``after`` the general way,
+        # which merges them or adds ours after (same-name lines keep their
+        # order: RFC 9110, 5.3).
+        names = frozenset(h.name.lower() for v in versions
+                          for h in planned[v, None].headers)
+        initials = ''.join(sorted({c for name in names
                                    for c in (name[0], name[0].upper())}))
-        appended = {v: (planned[v, None].pairs, initials, merged)
+        appended = {v: (planned[v, None].pairs, initials, names)
                     for v in versions}
         accepted: dict[Optional[str], tuple[Version, Negotiation,
                                             _Appended]]
@@ -325,7 +328,9 @@ class MicroversionHook(PecanHook):
                 if name[0] in initials and name.lower() in merged:
                     break
             else:
-                headerlist.extend(headers)
+                # First (none of their names is set): Pecan and WebOb then
+                # look Content-Type up from the end without passing ours.
+                headerlist[:0] = headers
                 return
         self._after(state, plain_getattr(state.request, 'environ'), response)
 

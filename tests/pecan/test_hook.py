@@ -390,7 +390,7 @@ def test_on_route_leaves_the_headers_after_appends_on_the_state(value):
     hook.after(state)
     assert state.response.headers['OpenStack-API-Version'] == (
         f'widget {served}')
-    assert state.response.headerlist[-len(pairs):] == list(pairs)
+    assert state.response.headerlist[:len(pairs)] == list(pairs)
 
 
 @pytest.mark.parametrize('headers,served,echoed', [
