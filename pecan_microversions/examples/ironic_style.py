@@ -114,8 +114,8 @@ def expose(status_code: Optional[int] = None,
         # a JSON body's members as keyword arguments): the query string
         # gives only the arguments it names.
         named = frozenset(
-            name for name, p in signature.parameters.items()
-            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+            name for name, p in list(signature.parameters.items())[1:]
+            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))  # not self
 
         @functools.wraps(function)
         def exposed(self: Any, *args: Any, **kwargs: Any) -> Any:

@@ -208,7 +208,8 @@ def up_from(datatype: Any, data: Any, version: Version) -> Any:
 def shown_names(datatype: Any, version: Version) -> Mapping[str, str]:
     """What clients at ``version`` call the renamed fields of ``datatype``
     and of the types it holds: each other name of a renamed field -> the
-    version's (a name two types rename differently is left out).  Errors about
+    version's (a name another type renames differently, or uses for a
+    field of its own, is left out).  Errors about
     a body converted up name its fields this way."""
     key = (_key(resolve_datatype(datatype)), version)
     found = _shown_names.get(key)
@@ -231,12 +232,16 @@ def _collect_names(datatype: Any, version: Version,
         return
     seen.add(datatype)
     binding = binding_of(datatype)
+    renamed: set[str] = set()
     for shown, group in binding.renames[version] if binding else ():
+        renamed.update(group)
         for name in group:
             if name != shown:  # None: two types disagree
                 names[name] = shown if names.get(name, shown) == shown \
                     else None
     for attr in wtypes.list_attributes(datatype):
+        if attr.name not in renamed:  # a name of its own here
+            names[attr.name] = None
         _collect_names(resolve_datatype(attr.datatype), version, names, seen)
 
 

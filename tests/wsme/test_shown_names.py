@@ -54,3 +54,20 @@ def test_the_newest_names_map_to_the_versions_nested_types_included():
 def test_a_name_two_types_rename_differently_is_left_out():
     # model is Cart's kind and Plank's length at 1.0: neither can be told.
     assert shown_names(Wagon, Version(1, 0)) == {'diameter': 'size'}
+
+
+@versioned_resource(REGISTRY, 'tyre')
+class Tyre(wtypes.Base):
+    model = wtypes.text  # a field of its own, never renamed
+
+
+@versioned_resource(REGISTRY, 'trolley')
+class Trolley(wtypes.Base):
+    kind = versioned(wtypes.text, max_version='1.0')
+    model = versioned(wtypes.text, min_version='1.1', replaces='kind')
+    tyres = [Tyre]
+
+
+def test_a_name_another_type_uses_as_its_own_is_left_out():
+    # An error about a tyre's model must not be reported as 'kind'.
+    assert shown_names(Trolley, Version(1, 0)) == {}
