@@ -110,9 +110,9 @@ def holds_more(old: Any, rebuilt: Any) -> bool:
     """Whether the stored ``old`` value holds what ``rebuilt`` (``up`` of
     what the version shows of it) lacks: a member it does not have or has
     otherwise.  What ``up`` only adds or normalizes (a default member, 1
-    as 1.0) is not more."""
+    as 1.0) is not more, nor is a null member it lacks."""
     if isinstance(old, dict) and isinstance(rebuilt, dict):
-        return any(k not in rebuilt or not same_json(v, rebuilt[k],
-                                                     numbers=True)
+        return any(v is not None if k not in rebuilt else
+                   not same_json(v, rebuilt[k], numbers=True)
                    for k, v in old.items())
     return not same_json(old, rebuilt, numbers=True)

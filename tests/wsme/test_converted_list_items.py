@@ -151,3 +151,18 @@ def test_a_real_request_reordering_bulbs_at_1_0_is_a_409_and_loses_nothing():
     assert response.json == {'bulbs': SHOWN[1:]}
     assert app.get('/v1/lamps/a', headers={
         'OpenStack-API-Version': 'lw 1.1'}).json == {'bulbs': [BULB_B]}
+
+
+@pytest.mark.parametrize('operations', [
+    [{'op': 'replace', 'path': '/bulbs',
+      'value': [{'kind': 'b'}, {'kind': 'a'}]}],
+    [{'op': 'replace', 'path': '/bulbs/0', 'value': {'kind': 'z'}}],
+])
+def test_a_null_member_the_version_lacks_is_nothing_to_lose(operations):
+    # Bulbs from database rows carry nulls: replacing them is no loss.
+    stored = {'bulbs': [{'kind': 'a', 'watts': None},
+                        {'kind': 'b', 'watts': None}]}
+    patched = patch_newest(Lamp, stored, operations, V10)
+    assert [b['kind'] for b in patched['bulbs']] == (
+        ['b', 'a'] if len(operations[0]['value']) == 2 else ['z', 'b'])
+    assert all(b.get('watts') is None for b in patched['bulbs'])
