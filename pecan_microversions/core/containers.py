@@ -28,7 +28,7 @@ from pecan_microversions.core.patch_identity import Identity
 from pecan_microversions.core.representations import Converter
 from pecan_microversions.core.version import Version
 
-__all__ = ['DictOf', 'ItemNotKept', 'ListOf']
+__all__ = ['DictOf', 'ItemNotKept', 'ListOf', 'note_origins']
 
 _CONTAINERS = (dict, list)
 #: The source of an item a patch moved in from elsewhere in the document.
@@ -130,6 +130,38 @@ class DictOf:
                             version, identity, list(shown)))
 
 
+def note_origins(converter: Any, newest: Any, shown: Any, version: Version,
+                 origins: dict[int, tuple[Any, Any]]) -> None:
+    """Note in ``origins`` the newest item each list item or dict entry of
+    ``shown`` (``newest`` converted down by ``converter``: a container or
+    a :class:`~pecan_microversions.core.conversion.Conversion`) shows, and
+    its converter, nested ones included."""
+    if newest is None or shown is None:
+        return
+    if isinstance(converter, ListOf):
+        if not (isinstance(newest, list) and isinstance(shown, list)
+                and len(newest) == len(shown)):
+            return
+        pairs: Iterable[tuple[Any, Any]] = zip(newest, shown, strict=True)
+    elif isinstance(converter, DictOf):
+        if not (isinstance(newest, dict) and isinstance(shown, dict)):
+            return
+        pairs = ((newest[k], v) for k, v in shown.items() if k in newest)
+    else:
+        plan = getattr(converter, 'plan', None)
+        if plan is not None and isinstance(newest, dict) and isinstance(
+                shown, dict):  # a Conversion: its nested fields
+            for step in plan(version):
+                if step.nested is not None and step.key in shown:
+                    note_origins(step.nested, newest.get(step.name),
+                                 shown[step.key], version, origins)
+        return
+    for stored, item in pairs:
+        if item.__class__ in _CONTAINERS:
+            origins[id(item)] = (stored, converter.item)
+        note_origins(converter.item, stored, item, version, origins)
+
+
 def _sources(identity: Optional[Identity], stored: Iterable[tuple[Any, Any]],
              patched: list[tuple[Any, Any]]) -> dict[Any, Any]:
     """For each place of ``patched``, the place of the stored item (as
@@ -164,6 +196,11 @@ def _merged(item_converter: Converter, newest: Any, shown: Any, patched: Any,
     new = False
     for place, item in (enumerate(patched) if is_list else patched.items()):
         at = sources[place]
+        if at is _ELSEWHERE and identity.loses(  # type: ignore[union-attr]
+                item, version):
+            # moved in from another list or dict: refused if it holds more,
+            # even where that one is dropped (and so never merged)
+            raise ItemNotKept(f'[{place}]', version)
         if at is None or at is _ELSEWHERE:
             new = new or item is not None
             value = None if item is None else item_converter.up(item, version)

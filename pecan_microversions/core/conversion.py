@@ -23,7 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Optional
 
-from pecan_microversions.core.containers import DictOf, ItemNotKept, ListOf
+from pecan_microversions.core.containers import (
+    DictOf,
+    ItemNotKept,
+    ListOf,
+    note_origins,
+)
 from pecan_microversions.core.errors import InvalidDeclarationError, RequestError
 from pecan_microversions.core.json_values import holds_more, same_json
 from pecan_microversions.core.patch_identity import Identity, tracked_patch
@@ -265,10 +270,14 @@ class Conversion:
                     # lost, not kept (an owner's domain before it had one,
                     # a list's items a value map shows as older ones).
                     raise _hidden(key, self.resource, version)
+                if identity is not None and identity.loses(new, version):
+                    raise _hidden(key, self.resource, version)  # moved in
                 result[step.name] = self._up_value(step, new, version)
         for key, value in patched.items():
             if key not in by_key and not same_json(shown.get(key, _ABSENT),
                                                    value):
+                if identity is not None and identity.loses(value, version):
+                    raise _hidden(key, self.resource, version)  # moved in
                 result[key] = value
         return result
 
@@ -286,6 +295,7 @@ class Conversion:
         shown = self.down(newest, version)
         # Applied to a copy: shown (sharing values with newest) stays as is.
         patched, identity = tracked_patch(shown, operations)
+        note_origins(self, newest, shown, version, identity.origins)
         return self.merge(newest, shown, patched, version, identity)
 
     def _up_value(self, step: FieldStep, value: Any, version: Version) -> Any:

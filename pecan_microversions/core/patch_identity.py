@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from pecan_microversions.core.json_values import json_copy
+from pecan_microversions.core.json_values import holds_more, json_copy
 from pecan_microversions.core.patching import Keep, body_too_deep, patch_in_place
+from pecan_microversions.core.version import Version
 
 __all__ = ['Identity', 'tracked_patch']
 
@@ -38,12 +39,35 @@ class Identity:
                          in pairs.values()}
         self._result = result
         self._alive: Optional[set[int]] = None
+        #: id of a list item or dict entry of the original -> the newest
+        #: value it shows and the converter of such items (noted by
+        #: whoever converted it down)
+        self.origins: dict[int, tuple[Any, Any]] = {}
 
     def source(self, value: Any) -> Any:
         """The original list or object ``value`` (of the result) is the
         copy of, or None: a value the patch built, or a scalar."""
         pair = self._pairs.get(id(value))
         return pair[1] if pair is not None and pair[0] is value else None
+
+    def loses(self, value: Any, version: Version) -> bool:
+        """Whether ``value`` (of the result) is, or holds, an item noted in
+        :attr:`origins` whose newest value holds more than ``version``
+        shows: moved there, it would lose that."""
+        if not self.origins:
+            return False
+        stack = [value]
+        while stack:
+            value = stack.pop()
+            if value.__class__ not in _CONTAINERS:
+                continue
+            noted = self.origins.get(id(self.source(value)))
+            if noted is not None and holds_more(
+                    noted[0], noted[1].up(self.source(value), version)):
+                return True
+            stack.extend(value.values() if value.__class__ is dict
+                         else value)
+        return False
 
     def kept(self, original: Any) -> bool:
         """Whether the copy of ``original`` (a list or object of the

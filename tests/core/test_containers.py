@@ -87,7 +87,7 @@ def test_items_edited_inserted_moved_and_left_alone_keep_their_own_parts():
     # moved out of its list, or its field moved away whole
     ([{'op': 'move', 'from': '/parts/1', 'path': '/spares/0'}], 'parts[1]'),
     ([{'op': 'move', 'from': '/byname/k', 'path': '/parts/0'}],
-     'byname[k]'),
+     'parts[0]'),  # where it lands (parts is merged first)
     ([{'op': 'move', 'from': '/parts', 'path': '/spares'}], 'parts'),
     # a dict sent back under other keys
     ([{'op': 'replace', 'path': '/byname',
@@ -156,3 +156,45 @@ def test_merge_without_a_patch_keeps_only_items_unchanged_in_place():
         THING.merge(NEWEST, shown, dict(shown, parts=shown['parts'][::-1]),
                     V10)
     assert caught.value.code == 409
+
+
+PLAIN = Conversion(REGISTRY, 'plain', [
+    FieldSpec('parts', nested=ListOf(PART)),
+    FieldSpec('grid', nested=ListOf(ListOf(PART))),
+    FieldSpec('byname', nested=DictOf(PART)),
+    FieldSpec('extra')])
+
+
+@pytest.mark.parametrize('newest, operations', [
+    # moved out, then the list it came from removed: never merged, so only
+    # where it lands can tell
+    ({'parts': [B], 'grid': []},
+     [{'op': 'move', 'from': '/parts/0', 'path': '/grid/-'},
+      {'op': 'remove', 'path': '/parts'}]),
+    ({'grid': [[], [B]]},
+     [{'op': 'move', 'from': '/grid/1/0', 'path': '/grid/0/0'},
+      {'op': 'remove', 'path': '/grid/1'}]),
+    # moved into a field that converts nothing, or a key none declares
+    ({'byname': {'k': B}},
+     [{'op': 'move', 'from': '/byname/k', 'path': '/extra'},
+      {'op': 'remove', 'path': '/byname'}]),
+    ({'parts': [A, B]},
+     [{'op': 'move', 'from': '/parts', 'path': '/extra'}]),
+    ({'byname': {'k': B}},
+     [{'op': 'move', 'from': '/byname/k', 'path': '/undeclared'},
+      {'op': 'remove', 'path': '/byname'}]),
+])
+def test_an_item_moved_away_is_refused_wherever_it_lands(newest, operations):
+    with pytest.raises(RequestError) as caught:
+        PLAIN.apply_patch(newest, operations, V10)
+    assert caught.value.code == 409
+    assert caught.value.error_code == 'microversion.partly_hidden_value'
+
+
+def test_an_item_holding_nothing_more_moves_anywhere():
+    bare = {'label': 'C', 'colour': 'red'}
+    assert PLAIN.apply_patch(
+        {'parts': [bare], 'byname': {}},
+        [{'op': 'move', 'from': '/parts/0', 'path': '/extra'},
+         {'op': 'remove', 'path': '/parts'}], V10) == {
+        'byname': {}, 'extra': bare}
