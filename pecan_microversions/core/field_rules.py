@@ -88,9 +88,10 @@ def check_no_retyped_values(where: str, changes: Iterable[Any]) -> None:
             raise InvalidDeclarationError(
                 f'{where} declares values= and Retype(..., {last!r}): '
                 'values= lists values of the newest type, which versions up '
-                f'to {last} show as another type: leave values= out and '
-                'refuse in up= (raise ValueError) what older clients may '
-                'not send.')
+                f'to {last} show as another type, and a field cannot yet '
+                'gate values by version across a retype: leave values= out '
+                '(refuse in up=, raising ValueError, what clients up to '
+                f'{last} may not send).')
 
 
 def rename_groups(resource: str, fields: Mapping[str, Any], ranges: _Ranges,

@@ -104,8 +104,9 @@ def test_a_renamed_field_and_a_new_one_are_kept_apart():
 
 RETYPED = ("declares values= and Retype(..., '1.0'): values= lists values "
            "of the newest type, which versions up to 1.0 show as another "
-           "type: leave values= out and refuse in up= (raise ValueError) "
-           "what older clients may not send.")
+           "type, and a field cannot yet gate values by version across a "
+           "retype: leave values= out (refuse in up=, raising ValueError, "
+           "what clients up to 1.0 may not send).")
 
 
 def test_values_beside_a_retype_are_refused_on_a_wsme_type():
