@@ -364,7 +364,23 @@ def test_every_operation_on_any_document_as_jsonpatch_or_a_400(
 
 
 def _mixes_booleans(document, operations):
-    """Whether a ``test`` may compare a boolean with a number."""
-    text = json.dumps([document, operations])
-    return (any(o['op'] == 'test' for o in operations)
-            and ('true' in text or 'false' in text))
+    """Whether jsonpatch passed a ``test`` only by Python's ``0 == False``:
+    with booleans spelled as strings it fails that ``test``."""
+    def spelled(value):
+        if isinstance(value, bool):
+            return f'<{value}>'
+        if isinstance(value, list):
+            return [spelled(v) for v in value]
+        if isinstance(value, dict):
+            return {k: spelled(v) for k, v in value.items()}
+        return value
+    try:
+        jsonpatch.apply_patch(spelled(document), [
+            dict(o, value=spelled(o['value'])) if 'value' in o else o
+            for o in operations])
+    except jsonpatch.JsonPatchTestFailed:
+        return True
+    except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException,
+            TypeError, KeyError, IndexError, AttributeError):
+        return False
+    return False
