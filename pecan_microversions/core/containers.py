@@ -23,14 +23,17 @@ from collections.abc import Iterable
 from typing import Any, Optional
 
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.json_values import holds_more, same_json
+from pecan_microversions.core.json_values import (
+    JSON_CONTAINERS,
+    holds_more,
+    same_json,
+)
 from pecan_microversions.core.patch_identity import Identity
 from pecan_microversions.core.representations import Converter
 from pecan_microversions.core.version import Version
 
 __all__ = ['DictOf', 'ItemNotKept', 'ListOf', 'note_origins']
 
-_CONTAINERS = (dict, list)
 #: The source of an item a patch moved in from elsewhere in the document.
 _ELSEWHERE = object()
 
@@ -38,7 +41,7 @@ _ELSEWHERE = object()
 class ItemNotKept(RequestError):
     """A 409: a write at ``version`` would lose what the version cannot see
     of a stored list item or dict entry (``where``: ``[1]``, ``[key]``,
-    after the name of the field holding it once ``resource`` is known)."""
+    ``[1].ports[0]``, after the name of the field holding it)."""
 
     def __init__(self, where: str, version: Version,
                  resource: str = '') -> None:
@@ -55,8 +58,11 @@ class ItemNotKept(RequestError):
             error_code='microversion.partly_hidden_value')
 
     def within(self, label: str, resource: str = '') -> ItemNotKept:
-        """This refusal, for the item inside ``label``."""
-        return ItemNotKept(label + self.where, self.version, resource)
+        """This refusal, for the item inside ``label`` (a field's name, or
+        ``[key]``) of ``resource`` (default: the one named so far)."""
+        joint = '' if self.where.startswith('[') else '.'
+        return ItemNotKept(label + joint + self.where, self.version,
+                           resource or self.resource)
 
 
 class ListOf:
@@ -157,7 +163,7 @@ def note_origins(converter: Any, newest: Any, shown: Any, version: Version,
                                  shown[step.key], version, origins)
         return
     for stored, item in pairs:
-        if item.__class__ in _CONTAINERS:
+        if item.__class__ in JSON_CONTAINERS:
             origins[id(item)] = (stored, converter.item)
         note_origins(converter.item, stored, item, version, origins)
 
@@ -170,7 +176,7 @@ def _sources(identity: Optional[Identity], stored: Iterable[tuple[Any, Any]],
     patch built; one stored item is the source of one place at most."""
     if identity is None:
         return {place: None for place, _ in patched}
-    place_of = {id(v): p for p, v in stored if v.__class__ in _CONTAINERS}
+    place_of = {id(v): p for p, v in stored if v.__class__ in JSON_CONTAINERS}
     found: dict[Any, Any] = {}
     taken = set()
     for place, item in patched:
@@ -213,8 +219,6 @@ def _merged(item_converter: Converter, newest: Any, shown: Any, patched: Any,
                 value = item_converter.merge(newest[at], shown[at], item,
                                              version, identity)
             except ItemNotKept as exc:
-                if exc.resource:
-                    raise
                 raise exc.within(f'[{place}]') from None
         result.append(value if is_list else (place, value))
     used = set(sources.values())

@@ -258,8 +258,6 @@ class Conversion:
                     result[step.name] = step.nested.merge(
                         old, shown[key], new, version, identity)
                 except ItemNotKept as exc:
-                    if exc.resource:
-                        raise
                     raise exc.within(key, self.resource) from None
             else:
                 if ((step.retyped or (step.down and isinstance(old, list)))

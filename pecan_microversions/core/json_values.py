@@ -12,8 +12,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-__all__ = ['holds_more', 'json_copy', 'same_json']
+__all__ = ['JSON_CONTAINERS', 'holds_more', 'json_copy', 'same_json']
 
+#: The classes of JSON's objects and arrays, as a decoder gives them.
+JSON_CONTAINERS = (dict, list)
 #: JSON scalars: shared by a copy, as ``copy.deepcopy`` shares them.
 _SCALARS = frozenset([str, int, float, bool, type(None)])
 _NUMBERS = (int, float)

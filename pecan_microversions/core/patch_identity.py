@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from pecan_microversions.core.json_values import holds_more, json_copy
-from pecan_microversions.core.patching import Keep, body_too_deep, patch_in_place
+from pecan_microversions.core.json_values import JSON_CONTAINERS, holds_more
+from pecan_microversions.core.patching import Keep, copy_to_patch, patch_in_place
 from pecan_microversions.core.version import Version
 
 __all__ = ['Identity', 'tracked_patch']
 
-_CONTAINERS = (dict, list)
 
 
 class Identity:
@@ -59,7 +58,7 @@ class Identity:
         stack = [value]
         while stack:
             value = stack.pop()
-            if value.__class__ not in _CONTAINERS:
+            if value.__class__ not in JSON_CONTAINERS:
                 continue
             noted = self.origins.get(id(self.source(value)))
             if noted is not None and holds_more(
@@ -85,15 +84,12 @@ def tracked_patch(document: Any, operations: list[dict[str, Any]],
     """:func:`~pecan_microversions.core.patching.patched_copy` of
     ``document``, and the :class:`Identity` of the result's lists and
     objects."""
-    try:
-        copied = json_copy(document)
-    except RecursionError:
-        raise body_too_deep() from None
+    copied = copy_to_patch(document)
     pairs: dict[int, tuple[Any, Any]] = {}
     stack = [(copied, document)]
     while stack:
         copy, original = stack.pop()
-        if copy.__class__ not in _CONTAINERS:
+        if copy.__class__ not in JSON_CONTAINERS:
             continue
         pairs[id(copy)] = (copy, original)
         stack.extend(zip(copy.values(), original.values(), strict=True)
@@ -109,7 +105,7 @@ def _containers(value: Any) -> set[int]:
     stack = [value]
     while stack:
         item = stack.pop()
-        if item.__class__ in _CONTAINERS and id(item) not in found:
+        if item.__class__ in JSON_CONTAINERS and id(item) not in found:
             found.add(id(item))
             stack.extend(item.values() if item.__class__ is dict else item)
     return found

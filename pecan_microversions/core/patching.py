@@ -26,12 +26,16 @@ import jsonpatch
 import jsonpointer
 
 from pecan_microversions.core.errors import RequestError
-from pecan_microversions.core.json_values import json_copy, same_json
+from pecan_microversions.core.json_values import (
+    JSON_CONTAINERS,
+    json_copy,
+    same_json,
+)
 
 __all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'Keep', 'RenameGroups',
            'body_too_deep', 'converted_names_held', 'json_copy',
            'moves_away', 'names_held', 'named_as_shown', 'patch_failed',
-           'patch_in_place', 'patched_copy', 'same_json']
+           'copy_to_patch', 'patch_in_place', 'patched_copy', 'same_json']
 
 #: Each rename group of a resource at one version: the name the version
 #: shows it under, and every name of the group.
@@ -52,7 +56,6 @@ MAX_DEPTH = 100
 APPLY_ERRORS = (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException,
                 TypeError, KeyError, IndexError, AttributeError)
 
-_CONTAINERS = (dict, list)
 _MISSING = object()
 
 
@@ -90,11 +93,20 @@ def patched_copy(document: Any, operations: list[dict[str, Any]],
         :data:`MAX_COPIED` or nests a value more than :data:`MAX_DEPTH`
         levels deep.
     """
+    return patch_in_place(copy_to_patch(document), document, operations,
+                          keep)
+
+
+def copy_to_patch(document: Any) -> Any:
+    """A copy of ``document`` for :func:`patch_in_place`.
+
+    :raises ~pecan_microversions.core.errors.RequestError: ``document`` is
+        nested too deeply to copy (as :func:`patched_copy` refuses it).
+    """
     try:
-        copied = json_copy(document)
+        return json_copy(document)
     except RecursionError:
         raise _Limits(document).too_deep() from None
-    return patch_in_place(copied, document, operations, keep)
 
 
 def patch_in_place(copied: Any, document: Any,
@@ -313,7 +325,7 @@ class _Limits:
     def check_depth(self, landing: int, value: Any) -> None:
         """Refuse ``value`` landing ``landing`` levels down if too deep."""
         self._check(landing + (_measure(value, None)[1]
-                               if isinstance(value, _CONTAINERS) else 0))
+                               if isinstance(value, JSON_CONTAINERS) else 0))
 
     def _check(self, depth: int) -> None:
         if depth > MAX_DEPTH and depth > self._allowed_depth():

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Optional, Protocol, Union
+from typing import TYPE_CHECKING, Any, Optional, Protocol, Union
 
 from pecan_microversions.core.changes import (
     COMPUTED_FIELD,
@@ -32,9 +32,11 @@ from pecan_microversions.core.changes import (
     RENAME,
 )
 from pecan_microversions.core.errors import InvalidDeclarationError
-from pecan_microversions.core.patch_identity import Identity
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike
+
+if TYPE_CHECKING:  # for an annotation only: no patching at import
+    from pecan_microversions.core.patch_identity import Identity
 
 __all__ = [
     'COMPUTED_FIELD',

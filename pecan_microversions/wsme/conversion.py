@@ -172,9 +172,7 @@ class _Plain:
                                                 patched[name], version,
                                                 identity)
                 except ItemNotKept as exc:
-                    if exc.resource:
-                        raise
-                    raise exc.within(f'.{name}') from None
+                    raise exc.within(name) from None
             else:
                 out[name] = converter.up(patched[name], version)
         return out

@@ -198,3 +198,15 @@ def test_an_item_holding_nothing_more_moves_anywhere():
         [{'op': 'move', 'from': '/parts/0', 'path': '/extra'},
          {'op': 'remove', 'path': '/parts'}], V10) == {
         'byname': {}, 'extra': bare}
+
+
+def test_a_nested_refusal_names_the_path_from_the_resource_patched():
+    box = Conversion(REGISTRY, 'box', [FieldSpec('items', nested=ListOf(PART))])
+    shelf = Conversion(REGISTRY, 'shelf', [
+        FieldSpec('boxes', nested=ListOf(box))])
+    with pytest.raises(RequestError) as caught:
+        shelf.apply_patch({'boxes': [{'items': [A, B]}]}, [
+            {'op': 'replace', 'path': '/boxes/0/items/1',
+             'value': {'label': 'B'}}], V10)
+    assert caught.value.detail.startswith(
+        "Field 'boxes[0].items[1]' of shelf holds more than version 1.0")
