@@ -11,6 +11,7 @@ import pecan.rest
 import pecan.util
 
 from pecan_microversions.compat import (
+    ADHOC_ATTRS_KEY,
     custom_actions,
     exposure,
     function_definition,
@@ -22,7 +23,7 @@ from pecan_microversions.pecan.request import current_request
 
 __all__ = ['allowed_methods', 'collection_methods', 'exists_at_version',
            'noted_route', 'note_route', 'parent_count', 'path_argument',
-           'rest_methods', 'unfilled_path',
+           'rest_methods', 'routing_arguments', 'unfilled_path',
            'url_handlers', 'url_methods']
 
 _REST_COLLECTION = {'GET': ('get_all', 'get'), 'POST': ('post',),
@@ -40,6 +41,7 @@ _REST_ITEM = {'GET': ('get_one', 'get'), 'PUT': ('put',), 'PATCH': ('patch',),
 #: others.
 _REST_URL = {**_REST_ITEM, 'POST': ('post',)}
 _ACTION_AT = {'GET': -1, 'POST': -1, 'PUT': 0, 'DELETE': 0}
+_NO_STATE: dict[str, Any] = {}  # read-only stand-in for a missing dict
 
 
 def exists_at_version(handler: Any, version: Version) -> bool:
@@ -92,8 +94,8 @@ def note_route(request: Any, controller: pecan.rest.RestController,
     parents' identifiers (``o1`` of ``/owners/o1/parts/p1``) Pecan passes
     its methods first: it drops its own note of them once routing is
     done, before the call whose 405 lists what the URL answers."""
-    request.environ[_ROUTE_KEY] = (controller, remainder, len(
-        request.pecan.get('routing_args') or ()))
+    request.environ[_ROUTE_KEY] = (controller, remainder,
+                                   routing_arguments(request))
 
 
 def noted_route(controller: Any) -> Optional[list[str]]:
@@ -192,7 +194,15 @@ def parent_count(controller: Any) -> int:
     route = request.environ.get(_ROUTE_KEY)
     if route is not None and route[0] is controller:
         return route[2]  # type: ignore[no-any-return]
-    return len(request.pecan.get('routing_args') or ())
+    return routing_arguments(request)
+
+
+def routing_arguments(request: Any) -> int:
+    """How many identifiers Pecan has taken from the path so far while it
+    routes ``request`` (its ``request.pecan['routing_args']``, read from
+    the environ: the attribute costs WebOb a caught AttributeError)."""
+    state = request.environ.get(ADHOC_ATTRS_KEY, _NO_STATE).get('pecan')
+    return len((state or _NO_STATE).get('routing_args') or ())
 
 
 def _takes(handler: Any, segments: int) -> bool:

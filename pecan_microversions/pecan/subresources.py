@@ -27,7 +27,11 @@ from pecan_microversions.compat import (
 from pecan_microversions.core.changes import RESOURCE
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version, VersionLike, VersionRange
-from pecan_microversions.pecan.allow import note_route, url_methods
+from pecan_microversions.pecan.allow import (
+    note_route,
+    routing_arguments,
+    url_methods,
+)
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version, request_line
 from pecan_microversions.pecan.unfilled import url_refusal
@@ -89,7 +93,7 @@ class VersionedRestController(pecan.rest.RestController):
         given = len(remainder) - (bool(remainder) and remainder[-1] == '')
         # The parents' identifiers Pecan will pass first (it drops its note
         # of them before the call).
-        parents = len(request.pecan.get('routing_args', ()))
+        parents = routing_arguments(request)
         if not given:
             # At a collection's URL: read by an item method's 405.
             request.environ[_ROUTED_KEY] = parents
