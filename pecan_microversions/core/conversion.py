@@ -254,6 +254,9 @@ class Conversion:
             old = newest.get(step.name)
             if (step.nested is not None and key in shown and new is not None
                     and old is not None and shown[key] is not None):
+                if identity is not None and identity.source(
+                        new) is not shown[key] and identity.loses(new, version):
+                    raise _hidden(key, self.resource, version)  # moved in
                 try:
                     result[step.name] = step.nested.merge(
                         old, shown[key], new, version, identity)

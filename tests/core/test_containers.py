@@ -160,6 +160,7 @@ def test_merge_without_a_patch_keeps_only_items_unchanged_in_place():
 
 PLAIN = Conversion(REGISTRY, 'plain', [
     FieldSpec('parts', nested=ListOf(PART)),
+    FieldSpec('main', nested=PART),
     FieldSpec('grid', nested=ListOf(ListOf(PART))),
     FieldSpec('byname', nested=DictOf(PART)),
     FieldSpec('extra')])
@@ -183,6 +184,10 @@ PLAIN = Conversion(REGISTRY, 'plain', [
     ({'byname': {'k': B}},
      [{'op': 'move', 'from': '/byname/k', 'path': '/undeclared'},
       {'op': 'remove', 'path': '/byname'}]),
+    # onto a nested object's field: not merged member by member into it
+    ({'parts': [B], 'main': {'label': 'M', 'size': 9}},
+     [{'op': 'move', 'from': '/parts/0', 'path': '/main'},
+      {'op': 'remove', 'path': '/parts'}]),
 ])
 def test_an_item_moved_away_is_refused_wherever_it_lands(newest, operations):
     with pytest.raises(RequestError) as caught:
