@@ -82,6 +82,8 @@ class Conversion:
         self.old_names = frozenset(c.old_name for f in self.fields
                                    for c in f.changes
                                    if isinstance(c, Renamed))
+        # every name a document may hold a field under (others pass as is)
+        self._names = self.old_names | {f.name for f in self.fields}
         self._plans: dict[Version, tuple[FieldStep, ...]] = {}
         self._by_key: dict[Version, dict[str, FieldStep]] = {}
         bounds = {f.name: change_bounds(registry, resource, f)
@@ -175,7 +177,7 @@ class Conversion:
                 for fn in step.down:
                     value = fn(value)
             out[step.key] = value
-        declared = self._declared()
+        declared = self._names
         for key, value in document.items():
             if key not in declared:
                 out[key] = value
@@ -198,7 +200,7 @@ class Conversion:
             step = by_key.get(key)
             if step is None:
                 if value is None and nulls_absent and (
-                        key in self._declared()):
+                        key in self._names):
                     continue  # as if not sent
                 # another name of a field the version names too: the
                 # version's value, converted, wins whatever the order
@@ -316,9 +318,6 @@ class Conversion:
         if step.nested is not None:
             value = step.nested.up(value, version)
         return value
-
-    def _declared(self) -> frozenset[str]:
-        return self.old_names | {f.name for f in self.fields}
 
 
 _ABSENT = object()

@@ -24,7 +24,6 @@ from pecan_microversions.core.version import Version
 __all__ = ['Identity', 'tracked_patch']
 
 
-
 class Identity:
     """The lists and objects of a patched copy that are those of the
     original, each the very object the copy made (see module docstring)."""
@@ -60,9 +59,10 @@ class Identity:
             value = stack.pop()
             if value.__class__ not in JSON_CONTAINERS:
                 continue
-            noted = self.origins.get(id(self.source(value)))
+            source = self.source(value)
+            noted = None if source is None else self.origins.get(id(source))
             if noted is not None and holds_more(
-                    noted[0], noted[1].up(self.source(value), version)):
+                    noted[0], noted[1].up(source, version)):
                 return True
             stack.extend(value.values() if value.__class__ is dict
                          else value)

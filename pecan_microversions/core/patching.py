@@ -33,9 +33,9 @@ from pecan_microversions.core.json_values import (
 )
 
 __all__ = ['APPLY_ERRORS', 'MAX_COPIED', 'MAX_DEPTH', 'Keep', 'RenameGroups',
-           'body_too_deep', 'converted_names_held', 'json_copy',
-           'moves_away', 'names_held', 'named_as_shown', 'patch_failed',
-           'copy_to_patch', 'patch_in_place', 'patched_copy', 'same_json']
+           'body_too_deep', 'converted_names_held', 'copy_to_patch',
+           'json_copy', 'moves_away', 'names_held', 'named_as_shown',
+           'patch_failed', 'patch_in_place', 'patched_copy', 'same_json']
 
 #: Each rename group of a resource at one version: the name the version
 #: shows it under, and every name of the group.

@@ -11,7 +11,7 @@ keep the in-place filter of :mod:`pecan_microversions.wsme.filtering`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Optional
 
 import wsme.rest.json
@@ -54,7 +54,7 @@ def converter_of(datatype: Any) -> Optional[Converter]:
     key = _key(datatype)
     found = _converters.get(key, _PENDING)
     if found is _PENDING:
-        if not _changes(datatype, set()):
+        if not _changes(datatype):
             found = _converters[key] = None
         else:
             # A type holding itself (a tree's children) gets this one back
@@ -68,21 +68,29 @@ def converter_of(datatype: Any) -> Optional[Converter]:
     return found  # type: ignore[return-value]
 
 
-def _changes(datatype: Any, seen: set[Any]) -> bool:
+def _changes(datatype: Any) -> bool:
     """Whether ``datatype``, or a type it holds, declares a change of
     representation (renames aside)."""
-    while isinstance(datatype, (wtypes.ArrayType, wtypes.DictType)):
-        datatype = (datatype.item_type if isinstance(
-            datatype, wtypes.ArrayType) else datatype.value_type)
-    if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)) or (
-            datatype in seen):
-        return False
-    seen.add(datatype)
-    binding = binding_of(datatype)
-    if binding is not None and binding.conversion.changes_values:
-        return True
-    return any(_changes(resolve_datatype(a.datatype), seen)
-               for a in wtypes.list_attributes(datatype))
+    return any(binding is not None and binding.conversion.changes_values
+               for binding in map(binding_of, _complex_types(datatype)))
+
+
+def _complex_types(datatype: Any) -> Iterator[type]:
+    """Each complex type ``datatype`` is or holds (in a list, a dict, an
+    attribute, at any depth), once."""
+    seen: set[Any] = set()
+    stack = [datatype]
+    while stack:
+        datatype = stack.pop()
+        while isinstance(datatype, (wtypes.ArrayType, wtypes.DictType)):
+            datatype = (datatype.item_type if isinstance(
+                datatype, wtypes.ArrayType) else datatype.value_type)
+        if (isinstance(datatype, type) and wtypes.iscomplex(datatype)
+                and datatype not in seen):
+            seen.add(datatype)
+            yield datatype
+            stack.extend(resolve_datatype(a.datatype)
+                         for a in wtypes.list_attributes(datatype))
 
 
 class _Deferred:
@@ -212,35 +220,23 @@ def shown_names(datatype: Any, version: Version) -> Mapping[str, str]:
     key = (_key(resolve_datatype(datatype)), version)
     found = _shown_names.get(key)
     if found is None:
-        names: dict[str, Optional[str]] = {}
-        _collect_names(resolve_datatype(datatype), version, names, set())
+        names: dict[str, Optional[str]] = {}  # None: not to be told
+        for cls in _complex_types(resolve_datatype(datatype)):
+            binding = binding_of(cls)
+            renamed: set[str] = set()
+            for shown, group in binding.renames[version] if binding else ():
+                renamed.update(group)
+                for name in group:
+                    if name != shown:  # another type may disagree
+                        names[name] = (shown if names.get(name, shown)
+                                       == shown else None)
+            for attr in wtypes.list_attributes(cls):
+                if attr.name not in renamed:  # a name of its own here
+                    names[attr.name] = None
         found = _shown_names[key] = {
             newest: shown for newest, shown in names.items()
             if shown is not None}
     return found
-
-
-def _collect_names(datatype: Any, version: Version,
-                   names: dict[str, Optional[str]], seen: set[Any]) -> None:
-    while isinstance(datatype, (wtypes.ArrayType, wtypes.DictType)):
-        datatype = (datatype.item_type if isinstance(
-            datatype, wtypes.ArrayType) else datatype.value_type)
-    if not (isinstance(datatype, type) and wtypes.iscomplex(datatype)) or (
-            datatype in seen):
-        return
-    seen.add(datatype)
-    binding = binding_of(datatype)
-    renamed: set[str] = set()
-    for shown, group in binding.renames[version] if binding else ():
-        renamed.update(group)
-        for name in group:
-            if name != shown:  # None: two types disagree
-                names[name] = shown if names.get(name, shown) == shown \
-                    else None
-    for attr in wtypes.list_attributes(datatype):
-        if attr.name not in renamed:  # a name of its own here
-            names[attr.name] = None
-        _collect_names(resolve_datatype(attr.datatype), version, names, seen)
 
 
 def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
