@@ -18,7 +18,11 @@ for ``--seconds`` per run, through the cases of ``bench/cases.py``: the
 interleave the apps (demo then hand, then hand then demo, ...), so drifts in
 the machine's speed hit both alike; the report gives each app's median
 requests/s per case and the ratio demo / hand-written (target: >= 0.95).
-With two or more CPUs the servers run on CPU 0 and ``ab`` on the others.
+Every round starts both servers anew and warms them up (``--warmup``
+seconds per app and case), so that no one process's memory layout and
+hash seed weigh on the whole run (``--no-fresh``: one process per app for
+the whole run).  With two or more CPUs the servers run on CPU 0 and
+``ab`` on the others.
 ``--aa`` serves the demo in both slots: its ratios show the machine's noise.
 
 Writes and the store: a POST adds one node per request and a PATCH changes
@@ -37,7 +41,7 @@ Needs ApacheBench: ``apt-get install apache2-utils`` (Debian, Ubuntu),
 ``dnf install httpd-tools`` (Fedora, RHEL) or ``--ab PATH``.  Run from a
 checkout::
 
-    python bench/versus_handwritten.py                  # about 2 minutes
+    python bench/versus_handwritten.py                  # about 4 minutes
     python bench/versus_handwritten.py --rounds 3 --seconds 1 --cases show
 """
 
@@ -262,6 +266,12 @@ def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
                         default=_can_pin(),
                         help='servers on CPU 0, ab on the others (default: '
                              'on with 2+ CPUs)')
+    parser.add_argument('--fresh', action=argparse.BooleanOptionalAction,
+                        default=True,
+                        help='start both servers anew (and warm them up) '
+                             'for every round, so that no one process\'s '
+                             'memory layout and hash seed weigh on every '
+                             'round (default: on)')
     parser.add_argument('--aa', action='store_true',
                         help='calibration: serve the demo in both slots, so '
                              'the ratios show the noise floor')
@@ -275,8 +285,9 @@ def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
             args.seconds <= 0 or args.warmup < 0):
         parser.error('--rounds, --concurrency, --server-threads and '
                      '--seconds must be positive')
+    warmups = args.rounds if args.fresh else 1
     planned = len(args.cases) * len(APPS) * (args.rounds * args.seconds
-                                             + args.warmup)
+                                             + warmups * args.warmup)
     if planned > args.max_seconds:
         parser.error(f'the plan takes about {planned:.0f} s, more than '
                      f'--max-seconds {args.max_seconds:g}')
@@ -302,27 +313,32 @@ def main(argv: Optional[list[str]] = None) -> int:
                 body_files[case.name] = os.path.join(tmp, case.name)
                 with open(body_files[case.name], 'wb') as f:
                     f.write(case.body)
+
+        def measure(case: Case, name: str, seconds: int) -> float:
+            result = run_ab(args, case, servers[name].port, body_files,
+                            seconds)
+            if case.writes:
+                servers[name].reset()
+            return result
+
         try:
-            for name in APPS:
-                servers[name] = Server(name, args)
-            problems = [p for case in cases for p in check(case, servers)]
-            if problems:
-                print('The apps do not answer alike:\n  '
-                      + '\n  '.join(problems))
-                return 1
-
-            def measure(case: Case, name: str, seconds: int) -> float:
-                result = run_ab(args, case, servers[name].port, body_files,
-                                seconds)
-                if case.writes:
-                    servers[name].reset()
-                return result
-
-            if args.warmup:
-                for case in cases:
-                    for name in APPS:
-                        measure(case, name, args.warmup)
             for index in range(args.rounds):
+                if index == 0 or args.fresh:
+                    for server in servers.values():
+                        server.stop()
+                    servers.clear()
+                    for name in APPS:
+                        servers[name] = Server(name, args)
+                    problems = [p for case in cases
+                                for p in check(case, servers)]
+                    if problems:
+                        print('The apps do not answer alike:\n  '
+                              + '\n  '.join(problems))
+                        return 1
+                    if args.warmup:
+                        for case in cases:
+                            for name in APPS:
+                                measure(case, name, args.warmup)
                 for position, case in enumerate(cases):
                     order = APPS if (index + position) % 2 == 0 else APPS[::-1]
                     for name in order:
@@ -345,6 +361,7 @@ def report(args: argparse.Namespace, cases: list[Case],
           f'ab -k -c {args.concurrency}, cheroot with {args.server_threads} '
           f'threads, {NODES} nodes, {os.cpu_count()} CPUs'
           + (' (servers on CPU 0, ab on the others)' if args.pin else '')
+          + (', new server processes every round' if args.fresh else '')
           + f', Python {sys.version.split()[0]}, {elapsed:.0f} s'
           + ('; A/A CALIBRATION: "hand" is the demo too' if args.aa else ''))
     print(f'{"case":<10} {"request":<34} {"demo req/s":>11} '

@@ -347,8 +347,9 @@ def query_params(registry: VersionRegistry, owner: str, /,
                         # ``**kwargs``: the parameters it collects
                         bound = {**bound, **bound[variadic]}
                     sent = tuple(_sent(request))  # what Pecan read by name
-                    _check_once(sent, bound, rules.multiple)
-                    _check_path_and_query(sent, bound, variadic)
+                    if sent:  # else nothing given twice or against the path
+                        _check_once(sent, bound, rules.multiple)
+                        _check_path_and_query(sent, bound, variadic)
                     rules.check_arguments(
                         bound, version, defaults,
                         lambda: {root_name(key) for key, _ in sent})

@@ -17,6 +17,7 @@ from typing import Any, Optional
 import wsme.rest.json
 from wsme import types as wtypes
 
+from pecan_microversions.core.checking import touched_fields
 from pecan_microversions.core.containers import ItemNotKept
 from pecan_microversions.core.conversion import Conversion, DictOf, ListOf
 from pecan_microversions.core.json_values import same_json
@@ -267,7 +268,8 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
     shown = conversion.down(newest, version)
     changed, identity = tracked_patch(shown, operations,
                                       kept_members(datatype, version))
-    check_effect(datatype, shown, changed, version)  # nested fields too
+    check_effect(datatype, shown, changed, version,  # nested fields too
+                 touched_fields(operations))
     patched = conversion.merge(newest, shown, changed, version, identity)
     for name, value in patched.items():
         attr = binding.by_name.get(name)

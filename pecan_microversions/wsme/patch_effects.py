@@ -15,6 +15,7 @@ keeps of it: what a body at the version could not carry.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any, Optional
 
 from wsme import types as wtypes
@@ -46,17 +47,27 @@ _Rule = Optional[tuple[Binding, str]]
 
 
 def check_effect(datatype: Any, before: Any, after: Any,
-                 version: Version) -> None:
+                 version: Version,
+                 fields: Optional[Collection[str]] = None) -> None:
     """Judge what a patch changed from ``before`` to ``after`` (JSON of
     ``datatype`` as ``version`` shows it), nested fields included, as a
     body sent at ``version``: each field available, writable, of its type
     and of a value the version allows, a mandatory one not null or absent.
 
+    :param fields: the top-level fields the patch may have changed
+        (:func:`~pecan_microversions.core.checking.touched_fields` of its
+        operations), when ``datatype`` is an object type: the others are
+        the same in both documents and not compared.
     :raises ~pecan_microversions.core.errors.RequestError: naming the field.
     """
+    datatype = resolve_datatype(datatype)
     try:
-        _check_effect(resolve_datatype(datatype), before, after, version, '',
-                      None)
+        if fields is not None and isinstance(datatype, type) and \
+                wtypes.iscomplex(datatype) and isinstance(
+                    before, dict) and isinstance(after, dict):
+            _check_object(datatype, before, after, version, '', fields)
+        else:
+            _check_effect(datatype, before, after, version, '', None)
     except RecursionError:
         raise body_too_deep() from None
 
@@ -109,10 +120,13 @@ def _check_list(item_type: Any, before: list[Any], after: list[Any],
 
 def _check_object(datatype: type, before: dict[str, Any],
                   after: dict[str, Any], version: Version,
-                  label: str) -> None:
+                  label: str, names: Optional[Collection[str]] = None) -> None:
     binding = binding_of(datatype)
     attributes = attributes_by_name(datatype)
-    for name in list(before) + [k for k in after if k not in before]:
+    order = list(before) + [k for k in after if k not in before]
+    if names is not None:  # in the same order: the same first refusal
+        order = [name for name in order if name in names]
+    for name in order:
         old, new = before.get(name, _ABSENT), after.get(name, _ABSENT)
         if same_json(old, new):
             continue

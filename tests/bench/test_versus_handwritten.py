@@ -95,3 +95,16 @@ def test_overlong_plan_is_refused(capsys, tmp_path):
         script.parse_args(['--ab', str(fake_ab), '--rounds', '100',
                            '--seconds', '10', '--max-seconds', '60'])
     assert 'more than --max-seconds' in capsys.readouterr().err
+
+
+def test_fresh_servers_warm_up_every_round_in_the_plan(tmp_path):
+    """With --fresh (the default) every round starts new servers and warms
+    them up, which the plan counts; --no-fresh warms up once."""
+    fake_ab = tmp_path / 'ab'
+    fake_ab.write_text('#!/bin/sh\n')
+    fake_ab.chmod(0o755)
+    plan = ['--ab', str(fake_ab), '--rounds', '10', '--seconds', '1',
+            '--warmup', '5', '--max-seconds', '300']
+    assert not script.parse_args(plan + ['--no-fresh']).fresh
+    with pytest.raises(SystemExit):
+        script.parse_args(plan)  # 6 cases x 2 apps x (10 + 10 x 5) s
