@@ -83,10 +83,25 @@ def tracked_patch(document: Any, operations: list[dict[str, Any]],
                   keep: Optional[Keep] = None) -> tuple[Any, Identity]:
     """:func:`~pecan_microversions.core.patching.patched_copy` of
     ``document``, and the :class:`Identity` of the result's lists and
-    objects."""
-    copied = copy_to_patch(document)
+    objects.
+
+    Of an object document, only the members the patch may change (where
+    its paths, and a ``move``'s source, start) are copied: the result
+    shares the others with ``document``, unchanged (a ``copy`` copies
+    what it reads), and their lists and objects are no copies of it."""
     pairs: dict[int, tuple[Any, Any]] = {}
-    stack = [(copied, document)]
+    touched = _touched(operations) if document.__class__ is dict else None
+    if touched is None:
+        copied = copy_to_patch(document)
+        stack = [(copied, document)]
+    else:
+        copied = dict(document)
+        pairs[id(copied)] = (copied, document)
+        stack = []
+        for key in touched:
+            if key in document:
+                copied[key] = copy_to_patch(document[key])
+                stack.append((copied[key], document[key]))
     while stack:
         copy, original = stack.pop()
         if copy.__class__ not in JSON_CONTAINERS:
@@ -97,6 +112,25 @@ def tracked_patch(document: Any, operations: list[dict[str, Any]],
                      else zip(copy, original, strict=True))
     result = patch_in_place(copied, document, operations, keep)
     return result, Identity(pairs, result)
+
+
+def _touched(operations: list[dict[str, Any]]) -> Optional[set[str]]:
+    """The members of an object document the ``operations`` may change:
+    where each ``path``, and a ``move``'s ``from``, starts (a ``test``
+    changes nothing, a ``copy`` copies what it reads); None for a pointer
+    to the whole document, or one that is not a pointer."""
+    touched: set[str] = set()
+    for operation in operations:
+        name = operation.get('op')
+        if name == 'test':
+            continue
+        for member in ('path', 'from') if name == 'move' else ('path',):
+            pointer = operation.get(member)
+            if pointer.__class__ is not str or pointer[:1] != '/':
+                return None
+            head = pointer[1:].partition('/')[0]
+            touched.add(head.replace('~1', '/').replace('~0', '~'))
+    return touched
 
 
 def _containers(value: Any) -> set[int]:
