@@ -63,18 +63,39 @@ def check_json_value(datatype: Any, value: Any, label: str,
 
 def _writable_part(datatype: Any, value: Any) -> Any:
     """``value`` without the members its objects declare read-only."""
-    if isinstance(datatype, wtypes.ArrayType) and isinstance(value, list):
-        return [_writable_part(datatype.item_type, v) for v in value]
-    if isinstance(datatype, wtypes.DictType) and isinstance(value, dict):
-        return {k: _writable_part(datatype.value_type, v)
-                for k, v in value.items()}
-    if not (wtypes.iscomplex(datatype) and isinstance(value, dict)):
+    members = _members.get(datatype) if isinstance(datatype, type) else None
+    if members is None:
+        if isinstance(datatype, wtypes.ArrayType) and isinstance(value, list):
+            return [_writable_part(datatype.item_type, v) for v in value]
+        if isinstance(datatype, wtypes.DictType) and isinstance(value, dict):
+            return {k: _writable_part(datatype.value_type, v)
+                    for k, v in value.items()}
+        if not wtypes.iscomplex(datatype):
+            return value
+        members = _members[datatype] = {
+            a.name: (a.readonly, a.datatype if isinstance(
+                a.datatype, (wtypes.ArrayType, wtypes.DictType))
+                or wtypes.iscomplex(a.datatype) else None)
+            for a in wtypes.list_attributes(datatype)}
+    if not isinstance(value, dict):
         return value
-    attributes = {a.name: a for a in wtypes.list_attributes(datatype)}
-    return {k: v if k not in attributes else
-            _writable_part(attributes[k].datatype, v)
-            for k, v in value.items()
-            if k not in attributes or not attributes[k].readonly}
+    kept: dict[str, Any] = {}
+    for key, item in value.items():
+        member = members.get(key)
+        if member is None:
+            kept[key] = item  # unknown: refused when read
+        elif member[0]:
+            continue  # read-only: the stored value's, not the client's
+        elif member[1] is None:
+            kept[key] = item
+        else:
+            kept[key] = _writable_part(member[1], item)
+    return kept
+
+
+#: Of each complex type, by public name: whether the attribute is
+#: read-only, and its datatype where it may hold objects (else None).
+_members: dict[Any, dict[str, tuple[bool, Any]]] = {}
 
 
 def check_json_argument(datatype: Any, value: Any, label: str) -> None:

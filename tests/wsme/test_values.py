@@ -80,3 +80,42 @@ def test_a_user_types_own_error_is_a_400():
         check_json_value(_Level(), 'mid', 'level')
     assert caught.value.code == 400
     assert "'mid' is no level" in caught.value.detail
+
+
+class Tag(wtypes.Base):
+    """An object with a read-only member, held in lists and dicts."""
+
+    label = wtypes.StringType(min_length=1)
+    serial = wtypes.wsattr(wtypes.text, readonly=True)
+
+
+class Shelf(wtypes.Base):
+    name = wtypes.text
+    made = wtypes.wsattr(int, readonly=True)
+    tag = Tag
+    tags = [Tag]
+    by_key = {wtypes.text: Tag}
+
+
+@pytest.mark.parametrize('value', [
+    {'name': 'a', 'made': 1, 'tag': {'label': 'x', 'serial': 's'},
+     'tags': [{'label': 'y', 'serial': 't'}],
+     'by_key': {'k': {'label': 'z', 'serial': 'u'}}},
+    {'tags': 'not a list', 'by_key': ['not', 'a', 'dict'], 'tag': 3},
+])
+def test_a_stored_value_is_read_without_its_read_only_members(value):
+    """A stored value's read-only members, at any depth, are not the
+    client's: not read (WSME refuses them in a body); the rest is."""
+    if isinstance(value['tags'], str):
+        with pytest.raises(RequestError):
+            check_json_value(Shelf, value, 'shelf', stored=True)
+        return
+    check_json_value(Shelf, value, 'shelf', stored=True)
+    with pytest.raises(RequestError, match='serial|made'):
+        check_json_value(Shelf, value, 'shelf')
+    bad = dict(value, tags=[{'label': '', 'serial': 't'}])
+    with pytest.raises(RequestError, match='minimum'):
+        check_json_value(Shelf, bad, 'shelf', stored=True)
+    unknown = dict(value, tag={'label': 'x', 'colour': 'red'})
+    with pytest.raises(RequestError, match='colour'):
+        check_json_value(Shelf, unknown, 'shelf', stored=True)
