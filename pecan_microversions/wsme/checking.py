@@ -196,17 +196,21 @@ def check_data(datatype: Any, data: Any, version: Version,
     binding = binding_of(datatype)
     members, required = _members(datatype, binding, version)
     for name, value in data.items():
-        field = join_label(label, name)
         member = members.get(name)
         if member is None:
-            raise RequestError(f'Unknown field {field!r}.',
+            raise RequestError(f'Unknown field {join_label(label, name)!r}.',
                                error_code='microversion.unknown_field')
-        if check_member(binding, name, value, version, field,
-                        readonly=member.readonly, mandatory=member.mandatory):
-            if member.retyped and value is not None:
-                check_retyped(member.datatype, value, field, version)
-            if member.nested:
-                check_data(member.datatype, value, version, field)
+        if (value is None or not member.plain) and (not check_member(
+                binding, name, value, version, join_label(label, name),
+                readonly=member.readonly, mandatory=member.mandatory)
+                or value is None):
+            continue  # a null has nothing more to check
+        if member.retyped:
+            check_retyped(member.datatype, value, join_label(label, name),
+                          version)
+        if member.nested:
+            check_data(member.datatype, value, version,
+                       join_label(label, name))
     check_present(required, data, lambda name: join_label(label, name))
 
 
@@ -218,6 +222,7 @@ class _Member(NamedTuple):
     datatype: Any  # at the version
     retyped: bool  # another type than the newest
     nested: bool   # can hold members to check
+    plain: bool    # check_member refuses none of its values but null
 
 
 def _members(cls: type, binding: Optional[Binding], version: Version
@@ -234,11 +239,15 @@ def _members(cls: type, binding: Optional[Binding], version: Version
             here = (attr.datatype if binding is None
                     else binding.datatype_at(name, version))
             members[name] = _Member(
-                is_read_only(binding, name, version, bool(attr.readonly)),
+                readonly := is_read_only(binding, name, version,
+                                         bool(attr.readonly)),
                 is_mandatory(attr, binding, name, version), here,
                 here is not attr.datatype,
                 isinstance(here, (wtypes.ArrayType, wtypes.DictType)) or (
-                    isinstance(here, type) and wtypes.iscomplex(here)))
+                    isinstance(here, type) and wtypes.iscomplex(here)),
+                not readonly and (binding is None or (
+                    name in binding.visible[version]
+                    and name not in binding.values)))
         required = [a.name for a in attributes.values() if a.mandatory]
         if binding is not None:
             required += binding.mandatory[version]
