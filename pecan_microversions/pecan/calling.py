@@ -37,6 +37,8 @@ __all__ = ['NOT_PARSED', 'call_method']
 #: No parsed JSON body: WSME reads the request's body itself.
 NOT_PARSED: Any = object()
 _NO_ARGUMENTS: tuple[tuple[Any, ...], dict[str, Any]] = ((), {})
+#: What no URL path argument and no keyword argument give (_from_path).
+_NO_VALUES: tuple[list[Any], dict[str, Any]] = ([], {})
 #: Per WSME function definition: which arguments are generic text.
 _text_arguments: dict[Any, tuple[bool, ...]] = {}
 #: Methods whose body WebOb never reads as a form.
@@ -124,6 +126,11 @@ def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
         if from_query is _NO_ARGUMENTS and from_body is _NO_ARGUMENTS:
             values, named = wsme.rest.args.combine_args(
                 definition, (from_path,), allow_override=True)
+        elif (body is not NOT_PARSED and from_query is _NO_ARGUMENTS
+              and from_path == _NO_VALUES):
+            # The parsed JSON body's arguments alone, all by name: what
+            # combining them with nothing gives (nothing to override).
+            values, named = [], dict(from_body[1])
         else:
             sent = wsme.rest.args.combine_args(
                 definition, (from_query, _NO_ARGUMENTS, from_body))
