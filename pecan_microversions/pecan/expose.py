@@ -60,7 +60,6 @@ from pecan_microversions.wsme.checking import body_too_deep, resolve_datatype
 from pecan_microversions.wsme.conversion import (
     converter_of,
     shown_names,
-    up_from,
 )
 from pecan_microversions.wsme.fields import check_bound
 from pecan_microversions.wsme.filtering import (
@@ -212,7 +211,9 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 if (length is None or length > 2 * MAX_DEPTH) and (
                         deeper_than(data, MAX_DEPTH)):  # converted by recursion
                     raise APIError.from_error(body_too_deep())
-                data = up_from(definition.body_type, data, version)
+                # up_from(definition.body_type, data, version), with the
+                # converter it finds (cached for good) found once.
+                data = body_converter.up(data, version)
                 converted = body_name
 
             def method(controller: Any, *args: Any, **kwargs: Any) -> Any:
