@@ -200,11 +200,12 @@ def check_data(datatype: Any, data: Any, version: Version,
         if member is None:
             raise RequestError(f'Unknown field {join_label(label, name)!r}.',
                                error_code='microversion.unknown_field')
-        if (value is None or not member.plain) and (not check_member(
-                binding, name, value, version, join_label(label, name),
-                readonly=member.readonly, mandatory=member.mandatory)
-                or value is None):
-            continue  # a null has nothing more to check
+        if value is None or not member.plain:  # else nothing to refuse
+            if not check_member(binding, name, value, version,
+                                join_label(label, name),
+                                readonly=member.readonly,
+                                mandatory=member.mandatory) or value is None:
+                continue  # left out, or a null: nothing more to check
         if member.retyped:
             check_retyped(member.datatype, value, join_label(label, name),
                           version)
