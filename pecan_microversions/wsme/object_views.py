@@ -14,7 +14,10 @@ it reads is computed in its place.
 
 Beside the view, the same entries give its JSON writer (the view's
 ``text`` attribute): the view's ``json.dumps``, written as text straight
-from the value, without the dicts of the view in between.  The
+from the value, without the dicts of the view in between.  Each member's
+text goes to a variable of its own, and one f-string (one new string)
+writes the object where no member is unset; a small nested type's dicts
+whose values are all strings are written by one f-string too.  The
 statements writing each entry come from
 :mod:`pecan_microversions.wsme.view_statements`.
 """
@@ -34,7 +37,9 @@ from pecan_microversions.wsme.view_statements import (
     JOINED,
     as_json,
     encode_string,
-    member,
+    fstring_object,
+    in_fstring,
+    member_text,
     plain_text,
     store,
     write,
@@ -86,8 +91,7 @@ def _source(entries: Sequence[Entry], namespace: dict[str, Any],
     reader, from_dict = ('text', 'text_from_dict') if text else (
         'convert', 'from_dict')
     computing = any(isinstance(e, Compute) for e in entries)
-    start = ['    out = []', '    add = out.append'] if text else [
-        '    out = {}']
+    start = [] if text else ['    out = {}']
     start += (
         ['    new = {}'] if computing else [])
     objects = [f'def {reader}(obj):',
@@ -115,17 +119,17 @@ def _source(entries: Sequence[Entry], namespace: dict[str, Any],
                 given = f'{{n: new[n] for n in r{i} if n in new}}'
             computed = f'k{i}({given})'
             if i > last_read:
-                line = '    ' + store(entry.name, computed, text, True)
+                line = '    ' + store(entry.name, computed, text, True,
+                                      f'j{i}')
                 objects.append(line)
                 dicts.append(line)
                 continue
-            place = (f'p{i} = len(out); add(None)' if text
-                     else f'out[{entry.name!r}] = None')
+            if text:  # its place is in the f-string
+                finish.append(f'    j{i} = J({computed})')
+                continue
             for body in (objects, dicts):  # its place in the JSON
-                body.append(f'    {place}')
-            finish.append(f'    out[p{i}] = {member(entry.name)} + '
-                          f'J({computed})' if text else
-                          f'    out[{entry.name!r}] = {computed}')
+                body.append(f'    out[{entry.name!r}] = None')
+            finish.append(f'    out[{entry.name!r}] = {computed}')
             continue
         namespace[f'd{i}'] = entry.default
         namespace[f'o{i}'] = tuple(key for key, _ in entry.others)
@@ -138,12 +142,38 @@ def _source(entries: Sequence[Entry], namespace: dict[str, Any],
                         f'        value = first_set(obj, o{i})']
             dicts += ['    if value is Unset:',
                       f'        value = first_in(obj, n{i})']
-        lines = write(i, entry, namespace, text)
+        into = f'j{i}' if text and entry.shown_as is not None else None
+        lines = write(i, entry, namespace, text, into)
         for body in (objects, dicts):
             body.append('    if value is not Unset:')
             body += [f'        {line}' for line in lines]
-    end = ['    return ' + (JOINED % 'out' if text else 'out')]
+            if into is not None:
+                body += ['    else:', f'        {into} = None']
+    end = _joined(entries, namespace) if text else ['    return out']
     return '\n'.join(dicts + finish + end + objects + finish + end)
+
+
+def _joined(entries: Sequence[Entry], namespace: dict[str, Any]) -> list[str]:
+    """Statements returning the JSON text of the members written (each
+    member's text in variable ``j{i}``, None where its value is unset):
+    one f-string where every member is written."""
+    shown = [(i, e.shown_as if isinstance(e, Read) else e.name)
+             for i, e in enumerate(entries)
+             if not isinstance(e, Read) or e.shown_as is not None]
+    if not shown:
+        return ["    return '{}'"]
+    whole = '    return ' + fstring_object(', '.join(
+        in_fstring(member_text(key)) + f'{{j{i}}}' for i, key in shown))
+    unset = [i for i, e in enumerate(entries)
+             if isinstance(e, Read) and e.shown_as is not None]
+    if not unset:
+        return [whole]
+    namespace['MEMBERS'] = tuple(member_text(key) for _, key in shown)
+    written = ', '.join(f'j{i}' for i, _ in shown)
+    some = (f'[m + j for m, j in zip(MEMBERS, ({written},)) '
+            'if j is not None]')
+    return ['    if ' + ' and '.join(f'j{i} is not None' for i in unset)
+            + ':', '    ' + whole, '    return ' + JOINED % some]
 
 
 def _described(key: str) -> str:

@@ -3,8 +3,10 @@
 :mod:`pecan_microversions.wsme.object_views` assembles a type's view from
 one group of statements per :class:`~pecan_microversions.wsme.
 view_entries.Read` entry, written here: as data into the view's ``out``
-dict, or, in text mode, as JSON text onto the ``out`` list of its JSON
-writer (each member ``"key": value``, joined at the end).  The views of
+dict, or, in text mode, as JSON text: the member ``"key": value`` onto
+the ``out`` list of its JSON writer (joined at the end), or the value's
+text into a variable of its own (``into``: the writer assembles the
+members in one f-string).  The views of
 nested values are inlined where that saves a call (dates, plain lists
 and dicts, objects read from dicts, lists of objects, small leaf types);
 a nested view's own JSON writer writes its text.
@@ -31,8 +33,8 @@ from pecan_microversions.wsme.view_entries import (
     plain_list,
 )
 
-__all__ = ['JOINED', 'as_json', 'encode_string', 'member', 'plain_text',
-           'store', 'write']
+__all__ = ['JOINED', 'as_json', 'encode_string', 'fstring_object', 'in_fstring',
+           'member', 'member_text', 'plain_text', 'store', 'write']
 
 #: ``json.dumps``' own string encoder.
 encode_string = json.encoder.encode_basestring_ascii
@@ -43,7 +45,8 @@ JOINED = "'{' + ', '.join(%s) + '}'"
 _SHARED = {plain_list: 'list', plain_dict: 'dict'}
 #: Views the generated code inlines whole, as data and as JSON text.
 _INLINE = {isoformat: 'None if value is None else value.isoformat()'}
-_INLINE_TEXT = {isoformat: "'null' if value is None else J(value.isoformat())"}
+_INLINE_TEXT = {isoformat: "'null' if value is None else (E(iso) if (iso := "
+                             "value.isoformat()).__class__ is str else J(iso))"}
 
 
 def as_json(value: Any) -> str:
@@ -92,17 +95,43 @@ def _text(name: str) -> str:
 def member(key: Any) -> str:
     """Source of the literal starting member ``key`` of a JSON object,
     written as ``json.dumps`` writes a dict's key (``1`` as ``"1"``)."""
-    return repr(json.dumps({key: 0})[1:-4] + ': ')
+    return repr(member_text(key))
 
 
-def store(key: str, expression: str, text: bool, data: bool) -> str:
+def member_text(key: Any) -> str:
+    """The text starting member ``key`` of a JSON object: the key as
+    ``json.dumps`` writes it, a colon and a space."""
+    return json.dumps({key: 0})[1:-4] + ': '
+
+
+def in_fstring(literal: str) -> str:
+    """``literal`` as it is written inside the quotes of an ``f'...'``."""
+    parts = []
+    for char in literal:
+        if char in '{}':
+            parts.append(char * 2)
+        elif char in "\\'":
+            parts.append('\\' + char)
+        elif ' ' <= char <= '~':
+            parts.append(char)
+        else:
+            parts.append(ascii(char)[1:-1])
+    return ''.join(parts)
+
+
+def store(key: str, expression: str, text: bool, data: bool,
+          into: Optional[str] = None) -> str:
     """The statement writing member ``key``: ``expression`` is its value
-    (``data``) or, in text mode, may be its JSON text already."""
+    (``data``) or, in text mode, may be its JSON text already.  In text
+    mode with ``into``, the statement sets variable ``into`` to the
+    value's JSON text (the member's key is the writer's to add)."""
     if not text:
         return f'out[{key!r}] = {expression}'
     if data:
         expression = (_text(expression) if expression.isidentifier()
                       else f'J({expression})')
+    if into is not None:
+        return f'{into} = {expression}'
     return f'add({member(key)} + {expression})'
 
 
@@ -170,45 +199,82 @@ def _inlined(i: int, view: Optional[View], target: Callable[[str], str],
     leaf = getattr(view if item is None else item, 'leaf', None)
     if leaf is None:
         return []
-    read = ['o = []' if text else 'o = {}']
-    for j, (name, default) in enumerate(leaf):
+    for j, (_, default) in enumerate(leaf):
         namespace[f'e{i}_{j}'] = default
-        read += [f'x = v.get({name!r}, e{i}_{j})', 'if x is not Unset:',
-                 f'    o.append({member(name)} + {_text("x")})' if text
-                 else f'    o[{name!r}] = x']
     namespace[f'c{i}'] = one = view if item is None else item
-    got = JOINED % 'o' if text else 'o'
     other = f'c{i}(v)'
     if text:
         writer = getattr(one, 'text', None)
         namespace[f'c{i}t'] = writer
         other = f'J({other})' if writer is None else f'c{i}t(v)'
+    read = (_leaf_text if text else _leaf_data)(i, leaf)
     if item is None:  # one object
         return (['v = value', 'if v.__class__ is dict:']
-                + [f'    {line}' for line in read]
-                + [f'    {target(got)}', 'else:', f'    {target(other)}'])
+                + [f'    {line}' for line in read(target)]
+                + ['else:', f'    {target(other)}'])
     return (['if value is None:',
              f'    {target(repr("null") if text else "None")}', 'else:',
              '    items = []', '    for v in value:',
              '        if v.__class__ is dict:']
-            + [f'            {line}' for line in read]
-            + [f'            items.append({got})', '        else:',
-               f'            items.append({other})',
-               '    ' + target("'[' + ', '.join(items) + ']'" if text
+            + [f'            {line}' for line in read(
+                lambda got: f'items.append({got})')]
+            + ['        else:', f'            items.append({other})',
+               '    ' + target('f"[{\', \'.join(items)}]"' if text
                               else 'items')])
 
 
+def _leaf_data(i: int, leaf: Any) -> Callable[[Callable[[str], str]],
+                                              list[str]]:
+    """Statements reading a leaf type's dict ``v`` as data, then giving
+    it to their target."""
+    def read(target: Callable[[str], str]) -> list[str]:
+        lines = ['o = {}']
+        for j, (name, _) in enumerate(leaf):
+            lines += [f'x = v.get({name!r}, e{i}_{j})', 'if x is not Unset:',
+                      f'    o[{name!r}] = x']
+        return lines + [target('o')]
+    return read
+
+
+def _leaf_text(i: int, leaf: Any) -> Callable[[Callable[[str], str]],
+                                              list[str]]:
+    """Statements writing a leaf type's dict ``v`` as JSON text, then
+    giving it to their target: in one f-string where every value is a
+    string (none unset), else member by member."""
+    def read(target: Callable[[str], str]) -> list[str]:
+        lines = [f'x{j} = v.get({name!r}, e{i}_{j})'
+                 for j, (name, _) in enumerate(leaf)]
+        strings = ' and '.join(f'x{j}.__class__ is str'
+                               for j in range(len(leaf)))
+        members = ', '.join(in_fstring(member_text(name)) + f'{{E(x{j})}}'
+                            for j, (name, _) in enumerate(leaf))
+        lines += [f'if {strings}:', f'    {target(fstring_object(members))}',
+                  'else:', '    o = []']
+        for j, (name, _) in enumerate(leaf):
+            lines += [f'    if x{j} is not Unset:',
+                      f'        o.append({member(name)} + {_text(f"x{j}")})']
+        return lines + [f'    {target(JOINED % "o")}']
+    return read
+
+
+def fstring_object(members: str) -> str:
+    """Source of the f-string writing a JSON object of ``members`` (the
+    inside of an f-string, each ``"key": {value}``)."""
+    return "f'{{" + members + "}}'"
+
+
 def write(i: int, entry: Read, namespace: dict[str, Any],
-           text: bool = False) -> list[str]:
+           text: bool = False, into: Optional[str] = None) -> list[str]:
     """The statements writing one set value (named ``value``): into the
-    ``out`` dict, or in text mode as JSON text onto the ``out`` list."""
+    ``out`` dict, or in text mode as JSON text onto the ``out`` list (with
+    ``into``: into that variable, see :func:`store`)."""
     key = entry.shown_as
     if key is not None and not entry.computed_from and not entry.down:
         lines = _inlined(i, entry.convert,
-                         lambda got: store(key, got, text, False),
+                         lambda got: store(key, got, text, False, into),
                          namespace, text)
         return lines or [store(key, _expression(
-            i, 'c', entry.convert, namespace, text), text, False)]
+            i, 'c', entry.convert, namespace, text), text, False, into)]
     lines = []
     if key is not None and not entry.computed_from:  # then mapped down
         lines = _inlined(i, entry.convert, lambda got: f'shown = {got}',
@@ -226,8 +292,8 @@ def write(i: int, entry: Read, namespace: dict[str, Any],
     if not entry.down:
         if shown != 'shown' and text:
             shown = _expression(i, 'c', entry.convert, namespace, text)
-            return lines + [store(key, shown, text, False)]
-        return lines + [store(key, shown, text, True)]
+            return lines + [store(key, shown, text, False, into)]
+        return lines + [store(key, shown, text, True, into)]
     if shown != 'shown':
         lines.append(f'shown = {shown}')
     lines.append('if shown is not None:')
@@ -241,6 +307,6 @@ def write(i: int, entry: Read, namespace: dict[str, Any],
                       f'        shown = m{i}_{j}(shown)']  # items mapped
         else:
             lines.append(f'    shown = m{i}_{j}(shown)')
-    return lines + [store(key, 'shown', text, True)]
+    return lines + [store(key, 'shown', text, True, into)]
 
 
