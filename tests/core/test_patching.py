@@ -341,7 +341,12 @@ def test_every_operation_on_any_document_as_jsonpatch_or_a_400(
                                          copy.deepcopy(operations))
     except (jsonpatch.JsonPatchException,
             jsonpointer.JsonPointerException, TypeError, KeyError,
-            IndexError, AttributeError):
+            IndexError, AttributeError) as exc:
+        if "'path' with '-' can't be applied" in str(exc):
+            # jsonpatch < 1.34 refuses to replace an object's member "-",
+            # which RFC 6901 makes a member like any other: see
+            # test_an_objects_dash_member_is_a_member_like_any_other.
+            return
         with pytest.raises(RequestError) as refused:
             patched_copy(document, operations)
         assert 'index out of range' not in refused.value.detail
