@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from pecan_microversions.core.checking import touched_fields
+from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.json_values import JSON_CONTAINERS, holds_more
 from pecan_microversions.core.patching import Keep, copy_to_patch, patch_in_place
 from pecan_microversions.core.version import Version
@@ -90,7 +92,12 @@ def tracked_patch(document: Any, operations: list[dict[str, Any]],
     shares the others with ``document``, unchanged (a ``copy`` copies
     what it reads), and their lists and objects are no copies of it."""
     pairs: dict[int, tuple[Any, Any]] = {}
-    touched = _touched(operations) if document.__class__ is dict else None
+    touched = None
+    if document.__class__ is dict:
+        try:
+            touched = touched_fields(operations)
+        except RequestError:  # a pointer to the whole document, or none
+            pass
     if touched is None:
         copied = copy_to_patch(document)
         stack = [(copied, document)]
@@ -112,25 +119,6 @@ def tracked_patch(document: Any, operations: list[dict[str, Any]],
                      else zip(copy, original, strict=True))
     result = patch_in_place(copied, document, operations, keep)
     return result, Identity(pairs, result)
-
-
-def _touched(operations: list[dict[str, Any]]) -> Optional[set[str]]:
-    """The members of an object document the ``operations`` may change:
-    where each ``path``, and a ``move``'s ``from``, starts (a ``test``
-    changes nothing, a ``copy`` copies what it reads); None for a pointer
-    to the whole document, or one that is not a pointer."""
-    touched: set[str] = set()
-    for operation in operations:
-        name = operation.get('op')
-        if name == 'test':
-            continue
-        for member in ('path', 'from') if name == 'move' else ('path',):
-            pointer = operation.get(member)
-            if pointer.__class__ is not str or pointer[:1] != '/':
-                return None
-            head = pointer[1:].partition('/')[0]
-            touched.add(head.replace('~1', '/').replace('~0', '~'))
-    return touched
 
 
 def _containers(value: Any) -> set[int]:
