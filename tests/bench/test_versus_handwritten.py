@@ -108,3 +108,16 @@ def test_fresh_servers_warm_up_every_round_in_the_plan(tmp_path):
     assert not script.parse_args(plan + ['--no-fresh']).fresh
     with pytest.raises(SystemExit):
         script.parse_args(plan)  # 6 cases x 2 apps x (10 + 10 x 5) s
+
+
+def test_report_gives_the_ratio_of_medians_and_the_paired_median(capsys):
+    args = argparse.Namespace(rounds=3, seconds=1, concurrency=8,
+                              server_threads=16, pin=False, fresh=True,
+                              aa=False)
+    rps = {'show': {'demo': [100.0, 200.0, 300.0],
+                    'hand': [100.0, 100.0, 400.0]}}
+    script.report(args, [c for c in CASES if c.name == 'show'], rps, 1.0)
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.startswith('show '))
+    # medians 200 / 100; rounds 1.00, 2.00, 0.75: their median is 1.00
+    assert row.split()[-4:] == ['100', '2.00', '0.75-2.00', '1.00']
