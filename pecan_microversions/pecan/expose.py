@@ -211,8 +211,7 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
                 if (length is None or length > 2 * MAX_DEPTH) and (
                         deeper_than(data, MAX_DEPTH)):  # converted by recursion
                     raise APIError.from_error(body_too_deep())
-                # up_from(definition.body_type, data, version), with the
-                # converter it finds (cached for good) found once.
+                # (up_from, with the converter found at decoration)
                 data = body_converter.up(data, version)
                 converted = body_name
 
