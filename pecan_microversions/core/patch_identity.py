@@ -15,6 +15,7 @@ object of the result, the value of the original it was copied from
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, Optional
 
 from pecan_microversions.core.checking import touched_fields
@@ -82,7 +83,9 @@ class Identity:
 
 
 def tracked_patch(document: Any, operations: list[dict[str, Any]],
-                  keep: Optional[Keep] = None) -> tuple[Any, Identity]:
+                  keep: Optional[Keep] = None, *,
+                  touched: Optional[Collection[str]] = None
+                  ) -> tuple[Any, Identity]:
     """:func:`~pecan_microversions.core.patching.patched_copy` of
     ``document``, and the :class:`Identity` of the result's lists and
     objects.
@@ -90,10 +93,14 @@ def tracked_patch(document: Any, operations: list[dict[str, Any]],
     Of an object document, only the members the patch may change (where
     its paths, and a ``move``'s source, start) are copied: the result
     shares the others with ``document``, unchanged (a ``copy`` copies
-    what it reads), and their lists and objects are no copies of it."""
+    what it reads), and their lists and objects are no copies of it.
+    ``touched``: those members, where the caller has them already
+    (:func:`~pecan_microversions.core.checking.touched_fields` of the
+    same ``operations``)."""
     pairs: dict[int, tuple[Any, Any]] = {}
-    touched = None
-    if document.__class__ is dict:
+    if document.__class__ is not dict:
+        touched = None
+    elif touched is None:
         try:
             touched = touched_fields(operations)
         except RequestError:  # a pointer to the whole document, or none

@@ -266,10 +266,12 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
     conversion = (converter if isinstance(converter, Conversion)
                   else binding.conversion)
     shown = conversion.down(newest, version)
+    touched = touched_fields(operations)  # checked: each names a field
     changed, identity = tracked_patch(shown, operations,
-                                      kept_members(datatype, version))
+                                      kept_members(datatype, version),
+                                      touched=touched)
     check_effect(datatype, shown, changed, version,  # nested fields too
-                 touched_fields(operations))
+                 touched)
     patched = conversion.merge(newest, shown, changed, version, identity)
     for name, value in patched.items():
         attr = binding.by_name.get(name)

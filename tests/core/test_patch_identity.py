@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pecan_microversions.core.checking import touched_fields
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.json_values import same_json
 from pecan_microversions.core.patch_identity import tracked_patch
@@ -42,6 +43,16 @@ def test_the_result_is_patched_copys_and_the_document_is_left_alone(
         assert same_json(found[1], expected[1])
     else:
         assert found[1] == expected[1]
+    assert same_json(document, before)
+    try:  # the caller's own touched_fields, as patch_newest passes them
+        touched = touched_fields(operations)
+    except RequestError:
+        return  # a pointer to the whole document: nothing to pass
+    given = _outcome(lambda: tracked_patch(document, operations,
+                                           touched=touched)[0])
+    assert given[0] == found[0] and (same_json(given[1], found[1])
+                                     if given[0] == 'result'
+                                     else given[1] == found[1])
     assert same_json(document, before)
 
 
