@@ -249,7 +249,8 @@ class Conversion:
                     result.pop(step.name, None)
                 continue
             new = patched[key]
-            if key in shown and same_json(shown[key], new):
+            if new is shown.get(key, _ABSENT) or (  # untouched: the same
+                    key in shown and same_json(shown[key], new)):  # object
                 continue
             if step.compute is not None:
                 raise _computed(key, self.resource)

@@ -27,7 +27,6 @@ _GRAMMAR = re.compile(r'(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)')
 _TRIM = ' \t'
 
 
-@functools.total_ordering
 class Version:
     """A microversion ``X.Y``.
 
@@ -86,13 +85,31 @@ class Version:
             return False
         return NotImplemented if key is None else self._key == key
 
+    # Each comparison written out (not functools.total_ordering's, which
+    # makes two calls of one): versions are compared on every request.
     def __lt__(self, other: object) -> bool:
         if type(other) is Version:
             return self._key < other._key
         key = _key_of(other)
-        if key is None:
-            return NotImplemented
-        return self._key < key
+        return NotImplemented if key is None else self._key < key
+
+    def __le__(self, other: object) -> bool:
+        if type(other) is Version:
+            return self._key <= other._key
+        key = _key_of(other)
+        return NotImplemented if key is None else self._key <= key
+
+    def __gt__(self, other: object) -> bool:
+        if type(other) is Version:
+            return self._key > other._key
+        key = _key_of(other)
+        return NotImplemented if key is None else self._key > key
+
+    def __ge__(self, other: object) -> bool:
+        if type(other) is Version:
+            return self._key >= other._key
+        key = _key_of(other)
+        return NotImplemented if key is None else self._key >= key
 
     def matches(self, min_version: Optional[Version] = None,
                 max_version: Optional[Version] = None) -> bool:

@@ -274,8 +274,9 @@ def patch_newest(datatype: Any, newest: Mapping[str, Any], patch: Any,
                  touched)
     patched = conversion.merge(newest, shown, changed, version, identity)
     for name, value in patched.items():
-        attr = binding.by_name.get(name)
-        if attr is not None and not same_json(value,
-                                              newest.get(name, _ABSENT)):
-            check_json_value(attr.datatype, value, name, stored=True)
+        old = newest.get(name, _ABSENT)  # the same object: left alone
+        if value is not old and not same_json(value, old):
+            attr = binding.by_name.get(name)
+            if attr is not None:
+                check_json_value(attr.datatype, value, name, stored=True)
     return patched

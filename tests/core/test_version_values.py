@@ -1,9 +1,12 @@
 """Version and VersionRange as values: formatting, comparison, hashing."""
 
 import copy
+import operator
 import pickle
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pecan_microversions.core.errors import InvalidVersion, InvertedRangeError
 from pecan_microversions.core.version import Version, VersionRange
@@ -56,6 +59,25 @@ def test_equality_with_a_malformed_string_is_false():
     assert (v == 'one.two') is False
     assert (v != 'garbage') is True
     assert (v == (1, -2)) is False
+
+
+_PARTS = st.tuples(st.integers(0, 30), st.integers(0, 30))
+_ORDERINGS = [operator.lt, operator.le, operator.gt, operator.ge,
+              operator.eq, operator.ne]
+
+
+@given(_PARTS, _PARTS)
+def test_every_ordering_is_the_tuples_both_ways(a, b):
+    """Each operator, against a version, a tuple or an ``X.Y`` string, on
+    either side, orders as the ``(X, Y)`` tuples do."""
+    va, vb = Version(*a), Version(*b)
+    for compare in _ORDERINGS:
+        expected = compare(a, b)
+        assert compare(va, vb) is expected
+        assert compare(va, b) is expected
+        assert compare(a, vb) is expected
+        assert compare(va, f'{b[0]}.{b[1]}') is expected
+        assert compare(f'{a[0]}.{a[1]}', vb) is expected
 
 
 @pytest.mark.parametrize('other', ['1.02', 'x', '', (1, 2, 3)])
