@@ -46,6 +46,7 @@ from tests.hostile.contract_app import (
     App,
     exists,
 )
+from tests.patch_strategies import patch_operations
 
 #: Examples per test, by profile (see ``tests/hostile/conftest.py``).
 CONTRACT_EXAMPLES = {'dev': 150, 'ci': 500, 'full': 5000}
@@ -420,16 +421,7 @@ PATCH_VALUES = st.one_of(
     st.dictionaries(st.sampled_from(['s0', 's1']), parts(), max_size=1))
 
 
-@st.composite
-def operations(draw) -> dict:
-    op = draw(st.sampled_from(['add', 'remove', 'replace', 'move', 'copy',
-                               'test']))
-    operation = {'op': op, 'path': draw(st.sampled_from(POINTERS))}
-    if op in ('move', 'copy'):
-        operation['from'] = draw(st.sampled_from(POINTERS))
-    if op in ('add', 'replace', 'test'):
-        operation['value'] = draw(PATCH_VALUES)
-    return operation
+PATCH_OPERATIONS = patch_operations(POINTERS, PATCH_VALUES)
 
 
 PATCH_SOURCES = ['json', 'json', 'json', 'form', 'xml', 'query']
@@ -437,7 +429,7 @@ PATCH_SOURCES = ['json', 'json', 'json', 'form', 'xml', 'query']
 
 @PROFILE
 @given(mode=st.sampled_from(sorted(APPS)), version=st.sampled_from(VERSIONS),
-       patch=st.one_of(st.lists(operations(), min_size=1, max_size=3),
+       patch=st.one_of(st.lists(PATCH_OPERATIONS, min_size=1, max_size=3),
                        st.builds(lambda path, value: [{
                            'op': 'replace', 'path': path, 'value': value}],
                            st.sampled_from(['/name', '/main/label']), NAMES)),

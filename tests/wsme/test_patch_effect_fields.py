@@ -21,6 +21,7 @@ from pecan_microversions.core.checking import touched_fields
 from pecan_microversions.core.patching import patched_copy
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.wsme.patch_effects import check_effect
+from tests.patch_strategies import patch_operations
 
 REGISTRY = VersionRegistry('effects', [('1.0', 'Initial.'), ('1.1', 'More.')])
 V10, V11 = Version(1, 0), Version(1, 1)
@@ -52,18 +53,7 @@ POINTERS = ['/name', '/serial', '/count', '/note', '/part', '/part/label',
 VALUES = st.sampled_from([None, 'b', 'much too long', 3, True, [],
                           {'label': 'z'}, {'label': ''}, {'size': 4},
                           [{'label': 'q'}], {'k': 2}, {'k': 'x'}])
-
-
-@st.composite
-def operations(draw: Any) -> dict[str, Any]:
-    name = draw(st.sampled_from(['add', 'remove', 'replace', 'move', 'copy',
-                                 'test']))
-    op = {'op': name, 'path': draw(st.sampled_from(POINTERS))}
-    if name in ('move', 'copy'):
-        op['from'] = draw(st.sampled_from(POINTERS))
-    if name in ('add', 'replace', 'test'):
-        op['value'] = draw(VALUES)
-    return op
+OPERATIONS = patch_operations(POINTERS, VALUES)
 
 
 def _verdict(call: Any) -> Any:
@@ -76,7 +66,7 @@ def _verdict(call: Any) -> Any:
 
 @settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(operations(), min_size=1, max_size=4),
+@given(st.lists(OPERATIONS, min_size=1, max_size=4),
        st.sampled_from([V10, V11]))
 def test_judging_the_touched_fields_is_judging_every_field(ops, version):
     before = {k: v for k, v in DOCUMENT.items()
