@@ -12,7 +12,8 @@ The public API, by task (``doc/source/api.rst`` documents each name):
   :func:`apply_patch`;
 * convert between versions (old names, values, types; computed fields):
   :class:`ValueMap`, :class:`Computed`, :class:`Renamed`, :class:`Retype`,
-  :func:`patch_newest`, :func:`response_json`;
+  :func:`patch_newest`, :func:`response_json`,
+  :func:`response_text`;
 * version query parameters: :func:`query_params`, :func:`param`;
 * version methods and sub-resources: :func:`api_version`,
   :class:`ResourceRange`, :func:`versioned_subresource`,
@@ -55,6 +56,7 @@ from pecan_microversions.pecan.current import (
     filter_response,
     patch_newest,
     response_json,
+    response_text,
 )
 from pecan_microversions.pecan.discovery import root_document, version_document
 from pecan_microversions.pecan.errors import APIError
@@ -115,6 +117,7 @@ __all__ = [
     'query_params',
     'register_opts',
     'response_json',
+    'response_text',
     'root_document',
     'version_document',
     'versioned',

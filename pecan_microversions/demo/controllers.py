@@ -35,6 +35,7 @@ from pecan_microversions import (
     patch_newest,
     query_params,
     response_json,
+    response_text,
     root_document,
     version_document,
     versioned_wsexpose,
@@ -186,8 +187,8 @@ class NodesController(VersionedRestController):
     @query_params(REGISTRY, 'PATCH /v1/nodes/{uuid}')  # none: refuse any
     @describe(status=200, patch_of=Node, returns=Node,  # 409: a partly
               media_types=sorted(_PATCH_TYPES), errors=(409,))  # hidden value
-    @pecan.expose('json')
-    def patch(self, uuid: str) -> Any:
+    @pecan.expose(content_type='application/json')  # JSON text, sent as is
+    def patch(self, uuid: str) -> str:
         request = pecan.request
         if request.content_type.lower() not in _PATCH_TYPES:
             raise APIError(
@@ -224,7 +225,7 @@ class NodesController(VersionedRestController):
             stored['owner_domain'] = None if owner is None else _domain(
                 owner.get('domain'))
         # Leaving the block stored the draft; answer with what is stored now.
-        return response_json(Node, node_data(self._stored(uuid), base))
+        return response_text(Node, node_data(self._stored(uuid), base))
 
 
 def _value(value: Any) -> Any:

@@ -14,16 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
+from pecan.jsonify import encode as pecan_json
+
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.schema import Schema
 from pecan_microversions.core.version import Version
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.request import get_version
 from pecan_microversions.wsme import checking, conversion, filtering, patching
-from pecan_microversions.wsme.views import view
+from pecan_microversions.wsme.views import encode, view
 
 __all__ = ['apply_patch', 'check_body', 'check_patch', 'filter_response',
-           'patch_newest', 'response_json']
+           'patch_newest', 'response_json', 'response_text']
 
 
 def filter_response(obj: Any, version: Optional[Version] = None) -> Any:
@@ -83,6 +85,19 @@ def response_json(datatype: Any, value: Any,
     if isinstance(datatype, Schema):
         return datatype.filter(value, version)
     return view(datatype, version)(value)
+
+
+def response_text(datatype: Any, value: Any,
+                  version: Optional[Version] = None) -> str:
+    """:func:`response_json` as JSON text, the bytes ``versioned_wsexpose``
+    would send (for a :class:`~pecan_microversions.core.schema.Schema`,
+    ``pecan.expose('json')``'s), for methods exposed with
+    ``pecan.expose(content_type='application/json')``: Pecan sends a string
+    as it is, without a renderer walking the data again."""
+    version = get_version() if version is None else version
+    if isinstance(datatype, Schema):
+        return pecan_json(datatype.filter(value, version))
+    return encode(value, datatype, version)
 
 
 def _at(version: Optional[Version], method: str,

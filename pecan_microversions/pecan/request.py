@@ -11,7 +11,11 @@ from typing import Any, NamedTuple, Optional
 
 import pecan
 
-from pecan_microversions.compat import ADHOC_ATTRS_KEY, context_request
+from pecan_microversions.compat import (
+    ADHOC_ATTRS_KEY,
+    context_request,
+    plain_getattr,
+)
 from pecan_microversions.core.negotiation import VersionLimits
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version
@@ -50,7 +54,11 @@ def _attrs(request: Optional[Any]) -> Mapping[str, Any]:
     """The request's ad hoc attributes (``request.api_version``, ...);
     none outside a request."""
     try:
-        environ = current_request(request).environ
+        request = current_request(request)
+        try:  # an instance attribute: without Pecan's wrapper of each read
+            environ = plain_getattr(request, 'environ')
+        except AttributeError:  # a proxy, say
+            environ = request.environ
     except AttributeError:
         return _NO_ATTRS
     return environ.get(ADHOC_ATTRS_KEY) or _NO_ATTRS

@@ -18,38 +18,38 @@ you; call them yourself from ``pecan.expose`` methods.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import warnings
 from typing import Any, NamedTuple, Optional
 
 from wsme import types as wtypes
 
 from pecan_microversions.core.checking import (
     OPERATIONS,
-    check_available,
     check_member,
     check_present,
     is_read_only,
     operation_name,
     patch_error,
-    pointer_parts,
     unseen_value_error,
 )
 from pecan_microversions.core.contract import ValueRule
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.patching import body_too_deep, moves_away
 from pecan_microversions.core.version import Version
+from pecan_microversions.wsme import pointers
 from pecan_microversions.wsme.fields import Binding, binding_of
+from pecan_microversions.wsme.pointers import attributes_by_name as _attributes
+from pecan_microversions.wsme.pointers import join_label as _join
+from pecan_microversions.wsme.pointers import walk_pointer
 from pecan_microversions.wsme.values import check_json_value
 
-__all__ = ['JsonPatchOperation', 'attributes_by_name', 'body_too_deep',
-           'check_body', 'check_data', 'check_operations', 'check_patch',
-           'check_retyped', 'is_mandatory', 'join_label', 'json_only',
-           'resolve_datatype']
+__all__ = ['JsonPatchOperation', 'body_too_deep', 'check_body', 'check_data',
+           'check_operations', 'check_patch', 'check_retyped', 'is_mandatory',
+           'json_only', 'resolve_datatype']
 
 #: JSON types of the scalar datatypes a retyped field may have.
 _SCALARS: dict[Any, tuple[type, ...]] = {
     str: (str,), int: (int,), float: (int, float), bool: (bool,)}
-_by_name_cache: dict[type, dict[str, Any]] = {}
 _members_cache: dict[tuple[type, Version], tuple[dict[str, Any],
                                                  tuple[str, ...]]] = {}
 
@@ -122,9 +122,9 @@ def check_operations(datatype: Any, patch: Any, version: Version,
         name = operation_name(op, where)
         if name in ('move', 'copy'):
             # a move removes its source: a mandatory field cannot move away
-            _check_pointer(datatype, op, 'from', where, version,
+            walk_pointer(datatype, op, 'from', where, version,
                            changes=name == 'move', removes=moves_away(op))
-        target = _check_pointer(
+        target = walk_pointer(
             datatype, op, 'path', where, version, changes=name != 'test',
             removes=name == 'remove' or (name in ('add', 'replace')
                                          and op['value'] is None),
@@ -158,18 +158,6 @@ def resolve_datatype(datatype: Any) -> Any:
     return datatype
 
 
-def attributes_by_name(cls: type) -> dict[str, Any]:
-    """The WSME attributes of ``cls`` by public (JSON) name."""
-    binding = binding_of(cls)
-    if binding is not None:
-        return binding.by_name
-    found = _by_name_cache.get(cls)
-    if found is None:
-        found = _by_name_cache[cls] = {
-            a.name: a for a in wtypes.list_attributes(cls)}
-    return found
-
-
 def check_data(datatype: Any, data: Any, version: Version,
                label: str) -> None:
     """:func:`check_body` for a resolved ``datatype``; ``label`` names where
@@ -198,21 +186,21 @@ def check_data(datatype: Any, data: Any, version: Version,
     for name, value in data.items():
         member = members.get(name)
         if member is None:
-            raise RequestError(f'Unknown field {join_label(label, name)!r}.',
+            raise RequestError(f'Unknown field {_join(label, name)!r}.',
                                error_code='microversion.unknown_field')
         if value is None or not member.plain:  # else nothing to refuse
             if not check_member(binding, name, value, version,
-                                join_label(label, name),
+                                _join(label, name),
                                 readonly=member.readonly,
                                 mandatory=member.mandatory) or value is None:
                 continue  # left out, or a null: nothing more to check
         if member.retyped:
-            check_retyped(member.datatype, value, join_label(label, name),
+            check_retyped(member.datatype, value, _join(label, name),
                           version)
         if member.nested:
             check_data(member.datatype, value, version,
-                       join_label(label, name))
-    check_present(required, data, lambda name: join_label(label, name))
+                       _join(label, name))
+    check_present(required, data, lambda name: _join(label, name))
 
 
 class _Member(NamedTuple):
@@ -234,7 +222,7 @@ def _members(cls: type, binding: Optional[Binding], version: Version
     key = (cls, version)
     found = _members_cache.get(key)
     if found is None:
-        attributes = attributes_by_name(cls)
+        attributes = _attributes(cls)
         members = {}
         for name, attr in attributes.items():
             here = (attr.datatype if binding is None
@@ -303,59 +291,6 @@ def _check_value_rule(binding: Binding, name: str, rule: ValueRule,
                binding.registry.unavailable_status)
 
 
-def _check_pointer(datatype: Any, op: Mapping[str, Any], member: str,
-                   where: str, version: Version, *, changes: bool,
-                   removes: bool = False, appends: bool = False
-                   ) -> tuple[Any, ...]:
-    """Walk a JSON pointer through the types; return what it ends on."""
-    parts = pointer_parts(op, member, where)
-    pointer = op[member]
-    current, label = datatype, ''
-    attr_name = rule = binding = attr = None
-    for position, part in enumerate(parts, 1):
-        attr = None
-        if isinstance(current, wtypes.ArrayType):
-            if part == '-' and not (appends and position == len(parts)):
-                raise patch_error(f'{where}: "-" in {pointer!r} names no '
-                                   'item; it only ends the path of an add.')
-            if part != '-' and not (part.isdigit() and (
-                    part == '0' or not part.startswith('0'))):
-                raise patch_error(f'{where}: {part!r} in {pointer!r} is not '
-                                   'a list index.')
-            current, label = current.item_type, f'{label}[{part}]'
-        elif isinstance(current, wtypes.DictType):
-            current, label = current.value_type, f'{label}[{part}]'
-        elif isinstance(current, type) and wtypes.iscomplex(current):
-            binding = binding_of(current)
-            label = join_label(label, part)
-            attr = attributes_by_name(current).get(part)
-            if attr is None:
-                raise RequestError(f'{where}: unknown field {label!r} in '
-                               f'{pointer!r}.',
-                               error_code='microversion.unknown_field')
-            if binding is not None:
-                check_available(binding, part, version, label)
-            if changes and is_read_only(binding, part, version,
-                                        attr.readonly):  # computed too
-                raise RequestError(f'{where}: field {label!r} is read-only.',
-                               error_code='microversion.read_only_field')
-            attr_name = part
-            rule = binding.values.get(part) if binding is not None else None
-            current = (attr.datatype if binding is None
-                       else binding.datatype_at(part, version))
-        else:
-            break  # free-form content: any path below it
-    else:
-        if removes and attr is not None and (attr.mandatory or getattr(
-                attr, 'mandatory_when_available', False)):
-            raise RequestError(f'{where}: mandatory field {label!r} cannot be '
-                           'removed or set to null.',
-                           error_code='microversion.missing_field')
-        return attr_name, rule if attr is not None else None, binding, \
-            current, label
-    return attr_name, None, binding, None, label
-
-
 _vary_cache: dict[Any, bool] = {}
 
 
@@ -391,10 +326,18 @@ def _as_dict(op: Any, index: int) -> dict[str, Any]:
     return op
 
 
-def join_label(label: str, name: str) -> str:
-    """``label.name``, or ``name`` at the top of the body."""
-    return f'{label}.{name}' if label else name
-
-
 def _subject(label: str) -> str:
     return f'Field {label!r}' if label else 'The body'
+
+
+def __getattr__(name: str) -> Any:
+    """``attributes_by_name`` and ``join_label``, moved to
+    :mod:`pecan_microversions.wsme.pointers`: the old spellings, kept for
+    one release, warn."""
+    if name in ('attributes_by_name', 'join_label'):
+        warnings.warn(f'pecan_microversions.wsme.checking.{name} is '
+                      'deprecated: import it from '
+                      'pecan_microversions.wsme.pointers.',
+                      DeprecationWarning, stacklevel=2)
+        return getattr(pointers, name)
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

@@ -30,14 +30,13 @@ from pecan_microversions.core.json_values import same_json
 from pecan_microversions.core.patching import Keep
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.checking import (
-    attributes_by_name,
     body_too_deep,
     check_data,
     is_mandatory,
-    join_label,
     resolve_datatype,
 )
 from pecan_microversions.wsme.fields import Binding, binding_of
+from pecan_microversions.wsme.pointers import attributes_by_name, join_label
 from pecan_microversions.wsme.values import check_json_value
 
 __all__ = ['check_effect', 'kept_members']

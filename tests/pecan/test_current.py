@@ -16,6 +16,8 @@ from pecan_microversions import (
     filter_response,
     patch_newest,
     response_json,
+    response_text,
+    versioned_wsexpose,
 )
 from pecan_microversions.core.schema import Schema
 from pecan_microversions.core.version import Version
@@ -50,6 +52,22 @@ class Root:
         jar = filter_response(Jar(name='j', lid='l'))
         return {'lid': None if jar.lid is wtypes.Unset else jar.lid}
 
+    @versioned_wsexpose(Jar)
+    def wsme_jar(self):
+        return Jar(name='j\u00e9', lid='l')
+
+    @pecan.expose(content_type='application/json')
+    def text(self):
+        return response_text(Jar, Jar(name='j\u00e9', lid='l'))
+
+    @pecan.expose('json')
+    def book(self):
+        return response_json(BOOK, {'title': 't', 'colour': 'red'})
+
+    @pecan.expose(content_type='application/json')
+    def book_text(self):
+        return response_text(BOOK, {'title': 't', 'colour': 'red'})
+
 
 @pytest.fixture(scope='module')
 def app():
@@ -59,6 +77,19 @@ def app():
 
 def at(version):
     return {'OpenStack-API-Version': f'shelf {version}'}
+
+
+@pytest.mark.parametrize('version', ['1.0', '1.1'])
+@pytest.mark.parametrize('written, rendered', [
+    ('/text', '/wsme_jar'), ('/book_text', '/book')])
+def test_response_text_sends_the_bytes_of_the_rendered_json(
+        app, version, written, rendered):
+    text = app.get(written, headers=at(version))
+    expected = app.get(rendered, headers=at(version))
+    assert text.body == expected.body
+    assert text.content_type == expected.content_type == 'application/json'
+    assert ('lid' in text.json or 'colour' in text.json) == (
+        version == '1.1')
 
 
 def test_filter_response_uses_the_request_version(app):
