@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Optional
 
 import pecan
 import wsme.api
@@ -43,14 +43,14 @@ _NO_VALUES: tuple[list[Any], dict[str, Any]] = ([], {})
 _text_arguments: dict[Any, tuple[bool, ...]] = {}
 #: Methods whose body WebOb never reads as a form.
 _NO_FORM = frozenset(['GET', 'HEAD', 'OPTIONS'])
-_NO_NAMES: Mapping[str, str] = {}
 
 
 def call_method(definition: Any, method: Callable[..., Any], controller: Any,
                 args: tuple[Any, ...], kwargs: dict[str, Any],
                 body: Any = NOT_PARSED, request: Any = None,
                 response: Any = None,
-                names: Mapping[str, str] = _NO_NAMES) -> Any:
+                names: Optional[Callable[[], Mapping[str, str]]] = None
+                ) -> Any:
     """Read the arguments of ``method`` (exposed with WSME's
     ``definition``), call it, and answer as ``wsexpose`` would: the
     result and its datatype for the renderer, or a fault.
@@ -58,9 +58,9 @@ def call_method(definition: Any, method: Callable[..., Any], controller: Any,
     :param body: the JSON body, parsed, or :data:`NOT_PARSED`.
     :param request: the request (default: Pecan's current one).
     :param response: the response (default: Pecan's current one).
-    :param names: the request version's names of fields ``body`` holds
-        under their newest ones (converted up), for WSME's invalid-input
-        messages.
+    :param names: gives, when WSME refuses a field, the request version's
+        names of fields ``body`` holds under their newest ones (converted
+        up), for its invalid-input message.
     """
     if request is None:
         request = pecan.request
@@ -82,9 +82,10 @@ def call_method(definition: Any, method: Callable[..., Any], controller: Any,
             result = result.obj
     except Exception:  # noqa: BLE001 - answered as WSME answers it
         info = sys.exc_info()
-        if isinstance(info[1], wsme.exc.InvalidInput) and (
-                info[1].fieldname in names):  # as the client calls it
-            info[1].fieldname = names[info[1].fieldname]
+        if isinstance(info[1], wsme.exc.InvalidInput) and names is not None:
+            shown = names()  # as the client calls the field
+            info[1].fieldname = shown.get(info[1].fieldname,
+                                          info[1].fieldname)
         try:
             code = getattr(info[1], 'code', None)
             fault = wsme.api.format_exception(

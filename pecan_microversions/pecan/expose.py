@@ -227,8 +227,8 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             response = context_response()
             result = call_method(
                 definition, method, self, args, kwargs, data, request,
-                response, shown_names(definition.body_type, version)
-                if converted is not None else {})
+                response, None if converted is None else functools.partial(
+                    shown_names, definition.body_type, version))
             if isinstance(result, dict) and 'datatype' in result:
                 if render_json(result['result'], result['datatype'],
                                version, request, response):
