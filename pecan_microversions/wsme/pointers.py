@@ -6,7 +6,7 @@ refusing on the way what the version cannot reach: an unknown field, one
 the version lacks, a read-only one it would change, a mandatory one it
 would remove.  A walk that succeeded is remembered per (type, version,
 pointer, use), so that the patches a service receives again and again are
-not walked again.
+not walked again (at most 4096 walks of pointers up to 200 characters).
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ __all__ = ['attributes_by_name', 'join_label', 'walk_pointer']
 
 _by_name_cache: dict[type, dict[str, Any]] = {}
 #: Successful walks by (type, version, pointer, changes, removes, appends);
-#: emptied when full, so pointers clients make up cannot grow it for ever.
+#: emptied when full, and of short pointers only, so that the pointers
+#: clients make up (keys of a free-form dict) cannot hold much memory.
 _walks: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _MAX_WALKS = 4096
+_MAX_REMEMBERED_LENGTH = 200
 
 
 def attributes_by_name(cls: type) -> dict[str, Any]:
@@ -72,7 +74,8 @@ def walk_pointer(datatype: Any, op: Mapping[str, Any], member: str,
     """
     pointer = op.get(member)
     key = None
-    if pointer.__class__ is str and isinstance(datatype, type):
+    if pointer.__class__ is str and len(pointer) <= _MAX_REMEMBERED_LENGTH \
+            and isinstance(datatype, type):
         key = (datatype, version, pointer, changes, removes, appends)
         found = _walks.get(key)
         if found is not None:

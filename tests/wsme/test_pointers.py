@@ -65,6 +65,14 @@ def test_the_remembered_walks_stay_bounded(monkeypatch):
     assert _walk('/owner/name/0', '1.9')[0] == 'name'
 
 
+def test_a_long_pointer_is_walked_but_not_remembered():
+    long_key = 'k' * 201  # a free-form dict entry the client names
+    assert _walk(f'/owner/name/{long_key[:180]}', '1.9')[0] == 'name'
+    assert len(pointers._walks) == 1  # noqa: SLF001
+    assert _walk(f'/owner/name/{long_key}', '1.9')[0] == 'name'
+    assert len(pointers._walks) == 1  # noqa: SLF001
+
+
 @pytest.mark.parametrize('name', ['attributes_by_name', 'join_label'])
 def test_the_old_spelling_in_checking_warns_and_works(name):
     from pecan_microversions.wsme import checking
