@@ -123,7 +123,7 @@ def check_operations(datatype: Any, patch: Any, version: Version,
         if name in ('move', 'copy'):
             # a move removes its source: a mandatory field cannot move away
             walk_pointer(datatype, op, 'from', where, version,
-                           changes=name == 'move', removes=moves_away(op))
+                         changes=name == 'move', removes=moves_away(op))
         target = walk_pointer(
             datatype, op, 'path', where, version, changes=name != 'test',
             removes=name == 'remove' or (name in ('add', 'replace')
