@@ -248,10 +248,9 @@ class Conversion:
                         raise _hidden(key, self.resource, version)  # moved
                     result.pop(step.name, None)
                 continue
-            new = patched[key]
-            if new is shown.get(key, _ABSENT) or (  # untouched: the same
-                    key in shown and same_json(shown[key], new)):  # object
-                continue
+            new, before = patched[key], shown.get(key, _ABSENT)
+            if new is before or same_json(before, new):  # the same object
+                continue  # (untouched), or the same JSON
             if step.compute is not None:
                 raise _computed(key, self.resource)
             old = newest.get(step.name)
