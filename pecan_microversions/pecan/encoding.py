@@ -18,6 +18,7 @@ from typing import Any, Optional
 
 import webob
 
+from pecan_microversions.compat import request_body
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.json_bodies import utf8_text
 from pecan_microversions.pecan.errors import APIError
@@ -81,8 +82,10 @@ def _check_utf8(environ: Mapping[str, Any]) -> None:
     keeps it for whoever reads it next)."""
     if not may_have_body(environ):
         return
+    request = webob.Request(environ)
+    request.make_body_seekable()  # the read WebOb's ``body`` starts with
     try:
-        utf8_text(webob.Request(environ).body)
+        utf8_text(request_body(request))
     except RequestError as exc:
         raise APIError.from_error(exc) from None
 

@@ -10,14 +10,21 @@ versioned attributes, anywhere below them, cost one dictionary look-up.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Optional
 
 from wsme import types as wtypes
 
+from pecan_microversions.compat import plain_attribute, wsme_dataholder
 from pecan_microversions.core.errors import UnknownVersionError
 from pecan_microversions.core.version import Version
-from pecan_microversions.wsme.fields import binding_of
+from pecan_microversions.wsme.fields import VersionedAttr, binding_of
+from pecan_microversions.wsme.readers import (
+    plain_set,
+    set_statement,
+    stored_as_is,
+)
 
 __all__ = ['CONTAINERS', 'drop_unavailable_nulls', 'fill_renames',
            'filter_response']
@@ -31,6 +38,8 @@ _plans: dict[tuple[type, Version], _Walker] = {}
 _may_need: dict[type, bool] = {}
 _request_plans: dict[type, tuple[tuple[tuple[str, ...], ...],
                                 tuple[str, ...]]] = {}
+#: Per type, the compiled fill_renames of its objects.
+_fillers: dict[type, Callable[[Any], None]] = {}
 _MISSING = object()
 _Unset = wtypes.Unset
 
@@ -145,23 +154,80 @@ def fill_renames(value: Any) -> None:
     value under the old or the new name alike.
     """
     if isinstance(value, wtypes.Base):
-        groups, nested = _request_plan(type(value))
-        for group in groups:
-            present = [getattr(value, k) for k in group]
-            for found in present:
-                if found is not _Unset:  # the first name sent
-                    for key, current in zip(group, present, strict=True):
-                        if current is _Unset:
-                            setattr(value, key, found)
-                    break
-        for key in nested:
-            fill_renames(getattr(value, key))
+        cls = type(value)
+        fill = _fillers.get(cls)
+        if fill is None:
+            fill = _fillers[cls] = _filler(cls)
+        fill(value)
     elif isinstance(value, (list, tuple)):
         for item in value:
             fill_renames(item)
     elif isinstance(value, dict):
         for item in value.values():
             fill_renames(item)
+
+
+def _filler(cls: type) -> Callable[[Any], None]:
+    """Compile :func:`fill_renames` for one type: per renamed group, the
+    first value set given to the names still unset.  Values are read and
+    written in WSME's data holder where the attribute's descriptor would do
+    just that (a plain ``wsattr`` read; a write that would store the value
+    as it is, see :func:`~pecan_microversions.wsme.readers.stored_as_is`),
+    through the descriptor otherwise, so WSME still checks each value."""
+    groups, nested = _request_plan(cls)
+    attributes = {a.key: a for a in wtypes.list_attributes(cls)}
+    namespace: dict[str, Any] = {'Unset': _Unset,
+                                 'fill_renames': fill_renames}
+    lines = ['def fill(obj):']
+    plain = [attributes[key] for group in groups for key in group
+             if _plain_read(cls, attributes[key])]
+    if plain:
+        namespace['holder'] = functools.partial(wsme_dataholder, plain[0])
+        lines.append('    h = holder(obj)')
+    index = 0
+    for group in groups:
+        first = index
+        for key in group:
+            namespace[f'k{index}'] = key
+            namespace[f'a{index}'] = attributes[key].default
+            source = ('h' if _plain_read(cls, attributes[key]) else 'obj')
+            lines.append(f'    p{index} = getattr({source}, k{index}'
+                         f'{f", a{index}" if source == "h" else ""})')
+            index += 1
+        lines.append('    v = ' + ' else '.join(
+            f'p{i} if p{i} is not Unset' for i in range(first, index)
+        ) + ' else Unset')
+        lines.append('    if v is not Unset:')
+        for i, key in zip(range(first, index), group, strict=True):
+            attr = attributes[key]
+            lines.append(f'        if p{i} is Unset:')
+            test = (stored_as_is(cls, attr, i, namespace)
+                    if plain and plain_set(attr) else None)
+            pad = '            '
+            if test is not None:
+                lines += [pad + f'if {test}:',
+                          pad + '    ' + set_statement('h', key, i),
+                          pad + 'else:']
+                pad += '    '
+            lines.append(pad + set_statement('obj', key, i))
+            if plain:  # a descriptor may make the holder anew
+                lines.append(pad + 'h = holder(obj)')
+    for i, key in enumerate(nested, start=index):
+        namespace[f'k{i}'] = key
+        lines.append(f'    fill_renames(getattr(obj, k{i}))')
+    lines.append('    return None')
+    exec('\n'.join(lines), namespace)  # noqa: S102
+    result: Callable[[Any], None] = namespace['fill']
+    return result
+
+
+def _plain_read(cls: type, attr: Any) -> bool:
+    """Whether reading ``attr`` on a ``cls`` is reading WSME's data holder
+    (``getattr(holder, key, default)``)."""
+    delegating = (VersionedAttr.__get__,) if (
+        isinstance(attr, VersionedAttr) and attr.plain_read) else ()
+    return (cls.__getattribute__ is object.__getattribute__
+            and plain_attribute(attr, delegating))
 
 
 def drop_unavailable_nulls(value: Any, version: Version) -> None:

@@ -94,7 +94,7 @@ def _build(datatype: Any, building: dict[Any, list[Reader]]) -> Reader:
     return _as_it_is
 
 
-def _plain_set(attr: Any) -> bool:
+def plain_set(attr: Any) -> bool:
     """Whether setting ``attr`` is ``wsattr.__set__`` (``VersionedAttr``'s
     adds nothing without a hidden default): it validates the value, then
     stores it in the data holder, and nothing else."""
@@ -106,17 +106,17 @@ def _plain_set(attr: Any) -> bool:
 def _stored_directly(cls: type, attr: Any) -> bool:
     """Whether setting ``attr`` on a ``cls`` may be done in the data
     holder: a plain set, on a class with no ``__setattr__`` of its own."""
-    return cls.__setattr__ is object.__setattr__ and _plain_set(attr)
+    return cls.__setattr__ is object.__setattr__ and plain_set(attr)
 
 
-def _stored_as_is(cls: type, attr: Any, index: int,
+def stored_as_is(cls: type, attr: Any, index: int,
                   namespace: dict[str, Any]) -> Optional[str]:
     """The test on a value ``v`` under which reading it and setting it on
     ``attr`` stores ``v`` itself in the data holder, or None if there is no
     such test: a ``str`` for a text attribute, one of the right length for
     a ``StringType`` with no pattern, one of the values for an ``Enum`` of
     text (their limits and values read when the value is: as WSME reads
-    them), for a plain set (:func:`_plain_set`) on a class with no
+    them), for a plain set (:func:`plain_set`) on a class with no
     ``__setattr__``, and a datatype ``fromjson`` was not extended for."""
     if not _stored_directly(cls, attr):
         return None
@@ -161,8 +161,9 @@ def _read_as_is(cls: type, attr: Any, index: int,
     return f"v.__class__ is c{index} and not hasattr(c{index}, 'validate')"
 
 
-def _set(target: str, key: str, index: int) -> str:
-    """The statement setting attribute ``key`` of ``target`` to ``v``."""
+def set_statement(target: str, key: str, index: int) -> str:
+    """The statement setting attribute ``key`` of ``target`` to ``v`` (the
+    key as ``k<index>`` in the namespace where it is not an identifier)."""
     if key.isascii() and key.isidentifier() and not keyword.iskeyword(key):
         return f'{target}.{key} = v'
     return f'setattr({target}, k{index}, v)'  # NFKC: see views
@@ -210,7 +211,7 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
         'InvalidInput': wsme.exc.InvalidInput,
         'validate_value': wtypes.validate_value}
     stored = [None if getattr(attr, 'readonly', False)
-              else _stored_as_is(cls, attr, i, namespace)
+              else stored_as_is(cls, attr, i, namespace)
               for i, attr in enumerate(attributes)]
     lines = ['def read(value):',
              '    if value is None:',
@@ -237,7 +238,7 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
         pad = '        '
         if stored[i]:  # as the descriptor would store it, without it
             lines += [f'        if {stored[i]}:',
-                      f'            {_set("h", attr.key, i)}',
+                      f'            {set_statement("h", attr.key, i)}',
                       '        else:']
             pad += '    '
         lines.append(pad + 'try:')
@@ -253,12 +254,12 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
                          "'Cannot set read only field.')")
         elif read_as_is[i]:  # an object its reader made: stored as is
             lines += [pad + f'if {read_as_is[i]}:',
-                      pad + f'    {_set("h", attr.key, i)}',
+                      pad + f'    {set_statement("h", attr.key, i)}',
                       pad + 'else:',
-                      pad + f'    {_set("obj", attr.key, i)}']
+                      pad + f'    {set_statement("obj", attr.key, i)}']
         else:
-            lines.append(pad + _set('obj', attr.key, i))
-            if plain and not _plain_set(attr):  # it may replace the holder
+            lines.append(pad + set_statement('obj', attr.key, i))
+            if plain and not plain_set(attr):  # it may replace the holder
                 lines.append(pad + 'h = holder(obj)')
         if attr.mandatory:
             lines += ['    else:',

@@ -1,13 +1,18 @@
 """filter_response on WSME objects, without Pecan."""
 
 import pytest
+import wsme.exc
 from wsme import types as wtypes
 from wsme.rest.json import tojson
 
 from pecan_microversions.core.errors import UnknownVersionError
 from pecan_microversions.core.registry import VersionRegistry
 from pecan_microversions.core.version import Version
-from pecan_microversions.wsme.fields import versioned, versioned_resource
+from pecan_microversions.wsme.fields import (
+    binding_of,
+    versioned,
+    versioned_resource,
+)
 from pecan_microversions.wsme.filtering import fill_renames, filter_response
 
 HISTORY = [('1.0', 'a'), ('1.1', 'b'), ('1.2', 'c'), ('1.3', 'd')]
@@ -128,3 +133,95 @@ def test_filter_is_idempotent():
     node = filter_response(filter_response(_node(Node, Port), V1), V1)
     assert tojson(Node, node)['driver'] == 'ipmi'
     assert 'hardware_type' not in tojson(Node, node)
+
+
+def _renamed_types():
+    """Renamed groups the compiled fill writes in WSME's data holder, and
+    ones it must leave to the descriptor: a length limit, a hidden default,
+    a default, a class with its own ``__setattr__``, a three-name chain."""
+    registry = VersionRegistry('renames', HISTORY)
+
+    @versioned_resource(registry, 'plain')
+    class Plain(wtypes.Base):
+        driver = versioned(wtypes.text, max_version='1.1')
+        hardware_type = versioned(wtypes.text, min_version='1.2',
+                                  replaces='driver')
+
+    @versioned_resource(registry, 'limited')
+    class Limited(wtypes.Base):
+        code = versioned(wtypes.StringType(max_length=3), max_version='1.1')
+        label = versioned(wtypes.text, min_version='1.2', replaces='code')
+
+    @versioned_resource(registry, 'defaults')
+    class Defaults(wtypes.Base):
+        old = versioned(wtypes.text, max_version='1.1', default='d-old')
+        new = versioned(wtypes.text, min_version='1.2', replaces='old')
+
+    @versioned_resource(registry, 'guarded')
+    class Guarded(wtypes.Base):
+        before = versioned(wtypes.text, max_version='1.1')
+        after = versioned(wtypes.text, min_version='1.2', replaces='before')
+
+        def __setattr__(self, key, value):
+            object.__setattr__(self, key, value)
+            self.__dict__.setdefault('_written', []).append(key)
+
+    @versioned_resource(registry, 'chain')
+    class Chain(wtypes.Base):
+        a = versioned(int, max_version='1.0')
+        b = versioned(int, min_version='1.1', max_version='1.1',
+                      replaces='a')
+        c = versioned(int, min_version='1.2', replaces='b')
+
+    return Plain, Limited, Defaults, Guarded, Chain
+
+
+def _fill_as_wsme_would(value):
+    """The reference: every read and write through WSME's descriptors."""
+    binding = binding_of(type(value))
+    for group in binding.groups:
+        present = [getattr(value, key) for key in group]
+        for found in present:
+            if found is not wtypes.Unset:
+                for key, current in zip(group, present, strict=True):
+                    if current is wtypes.Unset:
+                        setattr(value, key, found)
+                break
+
+
+def _outcome(cls, sent, fill):
+    obj = cls(**sent)
+    try:
+        fill(obj)
+    except Exception as exc:  # noqa: BLE001 - compared, type and text
+        return type(exc), str(exc)
+    return ({a.key: getattr(obj, a.key)
+             for a in wtypes.list_attributes(cls)},
+            obj.__dict__.get('_written'))
+
+
+@pytest.mark.parametrize('index, sent', [
+    (0, {}), (0, {'hardware_type': 'redfish'}), (0, {'driver': 'ipmi'}),
+    (0, {'driver': 'ipmi', 'hardware_type': 'redfish'}),
+    (1, {'label': 'abc'}), (1, {'label': 'abcd'}), (1, {'code': 'xy'}),
+    (2, {}), (2, {'new': 'n'}), (2, {'old': 'o'}),
+    (3, {'after': 'x'}), (3, {'before': 'y'}),
+    (4, {'c': 3}), (4, {'b': 2}), (4, {'a': 1, 'c': 3}), (4, {'a': 1}),
+])
+def test_the_compiled_fill_does_what_the_descriptors_do(index, sent):
+    cls = _renamed_types()[index]
+    assert _outcome(cls, sent, fill_renames) == _outcome(
+        cls, sent, _fill_as_wsme_would)
+
+
+def test_the_compiled_fill_keeps_wsme_checks_for_what_it_cannot_store():
+    _, Limited, Defaults, Guarded, _ = _renamed_types()
+    with pytest.raises(wsme.exc.InvalidInput) as info:
+        fill_renames(Limited(label='abcd'))  # too long for the old name
+    assert info.value.fieldname == 'code'
+    defaults = Defaults(new='n')
+    fill_renames(defaults)  # the old name's default counts as set
+    assert (defaults.old, defaults.new) == ('d-old', 'n')
+    guarded = Guarded(after='x')
+    fill_renames(guarded)
+    assert guarded.before == 'x' and guarded._written.count('before') == 1
