@@ -25,14 +25,15 @@ from pecan.decorators import when_for as _pecan_when_for
 
 __all__ = ['ADHOC_ATTRS_KEY', 'DATAHOLDER_KEY', 'FROMJSON_FUNCTIONS',
            'NO_VALUES', 'RESPONSE_HEADERLIST', 'RESPONSE_STATUS',
-           'add_custom_actions', 'choose_json', 'context_app', 'context_request',
-           'context_response', 'custom_actions', 'dataholder',
-           'dispatch_class', 'exposure', 'function_definition',
+           'add_custom_actions', 'choose_json', 'context_app',
+           'context_request', 'context_response', 'custom_actions',
+           'dataholder', 'dispatch_class', 'exposure', 'function_definition',
            'generic_handlers', 'is_wsme_function', 'lookup_controller',
-           'plain_attribute', 'plain_getattr', 'raised_by_controller_call',
-           'raised_for_missing_slash', 'refusing_route', 'request_body',
-           'response_content_type', 'routed_call', 'set_exposure',
-           'watch_generic_handlers', 'when_for', 'wsme_dataholder']
+           'pecan_state', 'plain_attribute', 'plain_getattr',
+           'raised_by_controller_call', 'raised_for_missing_slash',
+           'refusing_route', 'request_body', 'response_content_type',
+           'routed_call', 'set_exposure', 'watch_generic_handlers', 'when_for',
+           'wsme_dataholder']
 
 #: The WSGI environ dict of WebOb's ad hoc request attributes: the hook
 #: writes ``api_version`` there, skipping WebOb's generic ``__setattr__``.
@@ -56,11 +57,8 @@ RESPONSE_HEADERLIST = '_headerlist'
 
 def context_request() -> Any:
     """The request Pecan is serving in this context, itself rather than
-    the ``pecan.request`` proxy.
-
-    Every attribute read through the proxy costs a failed lookup and a
-    thread-local look-up; the library reads the request many times per
-    request.  Pecan keeps the current request in ``pecan.core.state``
+    the ``pecan.request`` proxy, each of whose reads costs a failed lookup
+    and a thread-local one.  Pecan keeps it in ``pecan.core.state``
     (replaced by ``Pecan.init_context_local``, so read at each call).
 
     :raises AttributeError: no request is being served in this context.
@@ -76,7 +74,10 @@ def request_body(request: Any) -> bytes:
     from its start, ``CONTENT_LENGTH`` bytes long, and flags it with
     ``webob.is_body_seekable``; anything else is read by WebOb itself.
     """
-    environ = request.environ
+    try:  # without Pecan's wrapper of each attribute read
+        environ = plain_getattr(request, 'environ')
+    except AttributeError:  # the pecan.request proxy
+        environ = request.environ
     stream = environ.get('wsgi.input')
     length = environ.get('CONTENT_LENGTH')
     if (environ.get('webob.is_body_seekable') and type(stream) is io.BytesIO
@@ -87,19 +88,13 @@ def request_body(request: Any) -> bytes:
 
 def context_response() -> Any:
     """The response Pecan is building in this context (see
-    :func:`context_request`).
-
-    :raises AttributeError: no request is being served in this context.
-    """
+    :func:`context_request`; ``AttributeError`` outside a request)."""
     return pecan.core.state.response
 
 
 def context_app() -> Any:
     """The Pecan application serving this context's request (Pecan keeps
-    it in ``pecan.core.state`` while it serves one).
-
-    :raises AttributeError: no request is being served in this context.
-    """
+    it in ``pecan.core.state``; ``AttributeError`` outside a request)."""
     return pecan.core.state.app
 
 
@@ -281,16 +276,23 @@ def refusing_route(error: BaseException
 _REST_ROUTE = pecan.rest.RestController._route.__code__
 
 
-def response_content_type(request: Any) -> Optional[str]:
-    """The content type Pecan chose for ``request``'s response.
+def pecan_state(request: Any) -> dict[str, Any]:
+    """``request.pecan``, Pecan's state of the request (its content type,
+    routing arguments, template override), read where WebOb keeps ad hoc
+    attributes: the attribute costs Pecan's wrapper and a caught error."""
+    try:
+        return plain_getattr(  # type: ignore[no-any-return]
+            request, 'environ')[ADHOC_ATTRS_KEY]['pecan']
+    except (AttributeError, KeyError, TypeError):  # a proxy, say
+        return request.pecan  # type: ignore[no-any-return]
 
-    Pecan negotiates it before calling the controller and keeps it in
-    ``request.pecan``; ``None`` once a controller called
-    ``pecan.override_template``, whose choice then stands.  Needed to render
-    JSON with the compiled views (:mod:`pecan_microversions.wsme.views`)
-    instead of WSME's generic encoder.
-    """
-    state = request.pecan
+
+def response_content_type(request: Any) -> Optional[str]:
+    """The content type Pecan chose for ``request``'s response before
+    calling the controller; ``None`` once it called
+    ``pecan.override_template``, whose choice then stands.  The compiled
+    views (:mod:`pecan_microversions.wsme.views`) render JSON only."""
+    state = pecan_state(request)
     if 'override_template' in state or 'override_content_type' in state:
         return None
     return state.get('content_type')  # type: ignore[no-any-return]
@@ -302,7 +304,7 @@ def choose_json(request: Any) -> bool:
     application/xml``, say, for which Pecan picks XML); whether it is
     JSON (or the controller chose for itself, with
     ``pecan.override_template``)."""
-    state = request.pecan
+    state = pecan_state(request)
     if 'override_template' in state or 'override_content_type' in state:
         return True
     if state.get('content_type') == _JSON:
@@ -326,11 +328,8 @@ def function_definition(function: Any) -> Any:
 
 
 def wsme_dataholder(attribute: Any, instance: Any) -> Optional[Any]:
-    """Where a WSME attribute keeps its value on ``instance``.
-
-    Hiding an attribute means removing the value WSME stored, so that WSME
-    reports it ``Unset``; ``wsattr`` has no public API for that.
-    """
+    """Where a WSME attribute keeps its value on ``instance`` (hiding one
+    removes the value there; ``wsattr`` has no public API for that)."""
     return attribute._get_dataholder(instance)
 
 

@@ -207,6 +207,28 @@ def test_request_body_reads_what_webob_reads():
     assert compat.request_body(chunked) == b'xyz'
 
 
+def test_pecan_state_is_request_pecan_read_or_written():
+    seen = {}
+
+    class Root:
+        @pecan.expose('json')
+        def index(self):
+            request = compat.context_request()
+            state = compat.pecan_state(request)
+            seen['same'] = state is request.pecan is compat.pecan_state(
+                pecan.request)  # the proxy too
+            seen['content_type'] = state['content_type']
+            state['marker'] = 1  # Pecan's own dict, not a copy
+            seen['written'] = pecan.request.pecan.get('marker')
+            return {}
+
+    webtest.TestApp(pecan.make_app(Root())).get('/')
+    assert seen == {'same': True, 'content_type': 'application/json',
+                    'written': 1}
+    with pytest.raises(AttributeError):  # as request.pecan: no state
+        compat.pecan_state(webob.Request.blank('/'))
+
+
 def test_fromjson_functions_are_what_fromjson_dispatches_to():
     import datetime
     import decimal

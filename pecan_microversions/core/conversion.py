@@ -191,7 +191,7 @@ class Conversion:
         a field the version lacks is dropped where the registry's
         ``null_as_absent`` takes it as absent.
         """
-        if not isinstance(body, Mapping):
+        if body.__class__ is not dict and not isinstance(body, Mapping):
             return body  # type: ignore[unreachable]
         out: dict[str, Any] = {}
         by_key = self._by_key[version]

@@ -19,7 +19,7 @@ from pecan_microversions.compat import (
     is_wsme_function,
 )
 from pecan_microversions.core.version import Version
-from pecan_microversions.pecan.request import current_request
+from pecan_microversions.pecan.request import current_request, request_environ
 
 __all__ = ['allowed_methods', 'collection_methods', 'exists_at_version',
            'noted_route', 'note_route', 'parent_count', 'path_argument',
@@ -94,7 +94,7 @@ def note_route(request: Any, controller: pecan.rest.RestController,
     parents' identifiers (``o1`` of ``/owners/o1/parts/p1``) Pecan passes
     its methods first: it drops its own note of them once routing is
     done, before the call whose 405 lists what the URL answers."""
-    request.environ[_ROUTE_KEY] = (controller, remainder,
+    request_environ(request)[_ROUTE_KEY] = (controller, remainder,
                                    routing_arguments(request))
 
 
@@ -191,7 +191,7 @@ def parent_count(controller: Any) -> int:
     before the path below it: noted while it routed the request (see
     :func:`note_route`), else Pecan's own note while routing goes on."""
     request = current_request()
-    route = request.environ.get(_ROUTE_KEY)
+    route = request_environ(request).get(_ROUTE_KEY)
     if route is not None and route[0] is controller:
         return route[2]  # type: ignore[no-any-return]
     return routing_arguments(request)
@@ -201,7 +201,8 @@ def routing_arguments(request: Any) -> int:
     """How many identifiers Pecan has taken from the path so far while it
     routes ``request`` (its ``request.pecan['routing_args']``, read from
     the environ: the attribute costs WebOb a caught AttributeError)."""
-    state = request.environ.get(ADHOC_ATTRS_KEY, _NO_STATE).get('pecan')
+    state = request_environ(request).get(ADHOC_ATTRS_KEY, _NO_STATE).get(
+        'pecan')
     return len((state or _NO_STATE).get('routing_args') or ())
 
 

@@ -50,7 +50,7 @@ from pecan_microversions.pecan.media import (
     may_have_body,
     media_format,
 )
-from pecan_microversions.pecan.request import named_method
+from pecan_microversions.pecan.request import named_method, request_environ
 from pecan_microversions.pecan.xml_bodies import check_xml
 from pecan_microversions.wsme.checking import (
     body_too_deep,
@@ -118,7 +118,7 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
     :param formats: the enabled body formats (see :data:`FORMATS`).
     :raises ~pecan_microversions.pecan.errors.APIError: 400 or 415.
     """
-    environ = request.environ
+    environ = request_environ(request)
     if environ.get('QUERY_STRING'):  # else WebOb's GET is empty
         query = request.GET
         if '__body__' in query:

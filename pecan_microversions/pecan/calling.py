@@ -26,10 +26,11 @@ import wsme.runtime
 from wsme import types as wtypes
 from wsme.utils import is_valid_code
 
-from pecan_microversions.compat import dispatch_class
+from pecan_microversions.compat import dispatch_class, pecan_state
 from pecan_microversions.pecan.arguments import path_conflict
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.media import may_have_body
+from pecan_microversions.pecan.request import request_environ
 from pecan_microversions.wsme.readers import reader
 
 __all__ = ['NOT_PARSED', 'call_method']
@@ -95,7 +96,7 @@ def call_method(definition: Any, method: Callable[..., Any], controller: Any,
         response.status = code if code and is_valid_code(code) else 500
         return fault
     if datatype is None:
-        request.pecan['content_type'] = None
+        pecan_state(request)['content_type'] = None
         response.content_type = None
         return ''
     return {'datatype': datatype, 'result': result}
@@ -106,7 +107,7 @@ def _arguments(definition: Any, request: Any, args: tuple[Any, ...],
                ) -> tuple[list[Any], dict[str, Any]]:
     """The method's arguments from the URL, the query, the form and the
     body, combined and checked as WSME's ``get_args`` does."""
-    environ = request.environ
+    environ = request_environ(request)
     try:
         from_path = _from_path(definition, args, kwargs)
         readable = may_have_body(environ)

@@ -50,7 +50,11 @@ from pecan_microversions.pecan.arguments import path_conflict, root_name
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import with_arguments_of
 from pecan_microversions.pecan.media import may_have_body
-from pecan_microversions.pecan.request import current_request, get_version
+from pecan_microversions.pecan.request import (
+    current_request,
+    get_version,
+    request_environ,
+)
 
 __all__ = ['ParamRules', 'QueryParam', 'declared_parameters',
            'declared_query_params', 'param', 'query_params']
@@ -242,7 +246,7 @@ def _sent(request: Any) -> Iterator[tuple[str, Any]]:
     the query string's and, but for a GET, a JSON object body's (sent as
     exactly ``application/json`` or ``application/javascript``) or else
     the form's (URL-encoded or multipart)."""
-    environ = request.environ
+    environ = request_environ(request)
     if environ.get('QUERY_STRING'):
         yield from request.GET.items()
     if request.method == 'GET' or not may_have_body(environ):
@@ -331,7 +335,7 @@ def query_params(registry: VersionRegistry, owner: str, /,
             request = current_request()
             version = get_version(request)
             try:
-                if request.environ.get('QUERY_STRING'):  # else none to check
+                if request_environ(request).get('QUERY_STRING'):  # else none to check
                     rules.check(request.GET, known, version,
                                 wsme_keys=wsme_keys)
                 if signature is not None:  # what Pecan passes, any source

@@ -22,7 +22,7 @@ from pecan_microversions.core.version import Version
 
 __all__ = ['LEGACY_KEY', 'NEGOTIATION_ATTR', 'Negotiation', 'current_request',
            'get_limits', 'get_registry', 'get_version', 'named_method',
-           'negotiation_of', 'request_line']
+           'negotiation_of', 'request_environ', 'request_line']
 
 #: The ad hoc request attribute holding the request's :class:`Negotiation`.
 NEGOTIATION_ATTR = '_pecan_microversions'
@@ -50,15 +50,20 @@ def current_request(request: Optional[Any] = None) -> Any:
         return pecan.request
 
 
+def request_environ(request: Any) -> dict[str, Any]:
+    """``request.environ``, read without Pecan's wrapper of every attribute
+    read (through the ``pecan.request`` proxy, by the proxy)."""
+    try:
+        return plain_getattr(request, 'environ')  # type: ignore[no-any-return]
+    except AttributeError:
+        return request.environ  # type: ignore[no-any-return]
+
+
 def _attrs(request: Optional[Any]) -> Mapping[str, Any]:
     """The request's ad hoc attributes (``request.api_version``, ...);
     none outside a request."""
     try:
-        request = current_request(request)
-        try:  # an instance attribute: without Pecan's wrapper of each read
-            environ = plain_getattr(request, 'environ')
-        except AttributeError:  # a proxy, say
-            environ = request.environ
+        environ = request_environ(current_request(request))
     except AttributeError:
         return _NO_ATTRS
     return environ.get(ADHOC_ATTRS_KEY) or _NO_ATTRS

@@ -33,7 +33,11 @@ from pecan_microversions.pecan.allow import (
     url_methods,
 )
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.pecan.request import get_version, request_line
+from pecan_microversions.pecan.request import (
+    get_version,
+    request_environ,
+    request_line,
+)
 from pecan_microversions.pecan.unfilled import url_refusal
 
 __all__ = ['ResourceGate', 'ResourceRange', 'VersionedRestController',
@@ -96,7 +100,7 @@ class VersionedRestController(pecan.rest.RestController):
         parents = routing_arguments(request)
         if not given:
             # At a collection's URL: read by an item method's 405.
-            request.environ[_ROUTED_KEY] = parents
+            request_environ(request)[_ROUTED_KEY] = parents
         elif getattr(handler, '__self__', None) is self and (
                 _fills_body(handler, parents + given, request)):
             # PUT /things/<id>/<segment>: the segment is no body (a
@@ -109,7 +113,7 @@ def routed_arguments(request: Any) -> int:
     """How many of the arguments Pecan passes the method a
     :class:`VersionedRestController` routed the request to are its parents'
     identifiers, from the URL (``o1`` of ``/owners/o1/parts``)."""
-    return request.environ.get(_ROUTED_KEY, 0)  # type: ignore[no-any-return]
+    return request_environ(request).get(_ROUTED_KEY, 0)  # type: ignore[no-any-return]
 
 
 def _fills_body(handler: Any, given: int, request: Any) -> bool:
