@@ -49,6 +49,7 @@ from pecan_microversions.pecan.media import (
     JSON_PATCH,
     may_have_body,
     media_format,
+    media_type_of,
 )
 from pecan_microversions.pecan.request import named_method, request_environ
 from pecan_microversions.pecan.xml_bodies import check_xml
@@ -138,7 +139,7 @@ def check_sources(request: Any, definition: Any, patch_of: Any,
             raise APIError('This request needs a body.',
                            error_code='microversion.missing_body')
         return None
-    media_type = request.content_type
+    media_type = media_type_of(environ)
     found = media_format(media_type, patch=patch_of is not None)
     if found is None or found not in formats:
         accepted = sorted(_accepted_media_types(formats, patch_of is not None))

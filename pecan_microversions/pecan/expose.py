@@ -46,13 +46,14 @@ from pecan_microversions.pecan.arguments import (
 )
 from pecan_microversions.pecan.calling import NOT_PARSED, call_method
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.pecan.media import media_format
+from pecan_microversions.pecan.media import body_length, media_format
 from pecan_microversions.pecan.params import declared_parameters
 from pecan_microversions.pecan.rendering import render_json
 from pecan_microversions.pecan.request import (
     current_request,
     get_registry,
     get_version,
+    request_environ,
 )
 from pecan_microversions.pecan.subresources import routed_arguments
 from pecan_microversions.pecan.unfilled import missing_item, url_refusal
@@ -207,7 +208,7 @@ def versioned_wsexpose(return_type: Any = None, *arg_types: Any,
             if data is None:
                 data = NOT_PARSED  # none, or malformed: WSME answers it
             elif body_converter is not None:
-                length = request.content_length
+                length = body_length(request_environ(request))
                 if (length is None or length > 2 * MAX_DEPTH) and (
                         deeper_than(data, MAX_DEPTH)):  # converted by recursion
                     raise APIError.from_error(body_too_deep())

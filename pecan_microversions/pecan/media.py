@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-__all__ = ['FORMATS', 'JSON_PATCH', 'may_have_body', 'media_format']
+__all__ = ['FORMATS', 'JSON_PATCH', 'body_length', 'may_have_body',
+           'media_format', 'media_type_of']
 
 #: The request body formats WSME reads, by the name
 #: ``VersionRegistry(request_formats=...)`` uses, and their media types.
@@ -47,3 +48,21 @@ def may_have_body(environ: Mapping[str, Any]) -> bool:
         return bool(environ.get('wsgi.input_terminated',
                                 environ.get('webob.is_body_readable', False)))
     return length != '0'
+
+
+def media_type_of(environ: Mapping[str, Any]) -> str:
+    """WebOb's ``request.content_type``, read from the environ: the
+    ``Content-Type`` header up to its first ``;`` (``''`` for none)."""
+    return environ.get('CONTENT_TYPE', '').split(';', 1)[0]  # type: ignore
+
+
+def body_length(environ: Mapping[str, Any]) -> Optional[int]:
+    """WebOb's ``request.content_length``, read from the environ: the
+    ``Content-Length`` as a number, ``None`` for none or a malformed one."""
+    length = environ.get('CONTENT_LENGTH')
+    if not length:
+        return None
+    try:
+        return int(length)
+    except ValueError:
+        return None

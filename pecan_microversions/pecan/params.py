@@ -49,7 +49,7 @@ from pecan_microversions.core.version import Version, VersionLike, VersionRange
 from pecan_microversions.pecan.arguments import path_conflict, root_name
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import with_arguments_of
-from pecan_microversions.pecan.media import may_have_body
+from pecan_microversions.pecan.media import may_have_body, media_type_of
 from pecan_microversions.pecan.request import (
     current_request,
     get_version,
@@ -249,9 +249,10 @@ def _sent(request: Any) -> Iterator[tuple[str, Any]]:
     environ = request_environ(request)
     if environ.get('QUERY_STRING'):
         yield from request.GET.items()
-    if request.method == 'GET' or not may_have_body(environ):
+    if environ.get('REQUEST_METHOD', 'GET') == 'GET' or not may_have_body(
+            environ):
         return
-    if request.content_type in _PECAN_JSON:
+    if media_type_of(environ) in _PECAN_JSON:
         body = request_body(request)
         if body.lstrip()[:1] == b'{':  # only an object gives arguments
             try:  # as Pecan reads it (the hook refused other charsets)
