@@ -31,7 +31,8 @@ __all__ = ['ADHOC_ATTRS_KEY', 'DATAHOLDER_KEY', 'FROMJSON_FUNCTIONS',
            'generic_handlers', 'is_wsme_function', 'lookup_controller',
            'pecan_state', 'plain_attribute', 'plain_getattr',
            'raised_by_controller_call', 'raised_for_missing_slash',
-           'refusing_route', 'request_body', 'response_content_type',
+           'refusing_route', 'request_body', 'request_environ',
+           'response_content_type',
            'routed_call', 'set_exposure', 'watch_generic_handlers', 'when_for',
            'wsme_dataholder']
 
@@ -40,12 +41,20 @@ __all__ = ['ADHOC_ATTRS_KEY', 'DATAHOLDER_KEY', 'FROMJSON_FUNCTIONS',
 ADHOC_ATTRS_KEY = 'webob.adhoc_attrs'
 
 
-#: Reads an attribute without the class's own ``__getattribute__``.  Pecan's
-#: ``Request`` wraps every attribute read in a Python function (to answer a
-#: ``UnicodeDecodeError`` with a 400); reading ``environ``, a plain instance
-#: attribute, cannot raise one, and the wrapper was half of the hook's own
-#: cost on a minimal request.
+#: Reads an attribute without the class's own ``__getattribute__``: Pecan's
+#: ``Request`` wraps every read in a Python function (a ``UnicodeDecodeError``
+#: answered 400), which reading ``environ`` cannot raise.
 plain_getattr = object.__getattribute__
+
+
+def request_environ(request: Any) -> dict[str, Any]:
+    """``request.environ``, read past Pecan's wrapper of every attribute
+    read (through the ``pecan.request`` proxy, by the proxy)."""
+    try:
+        return plain_getattr(request, 'environ')  # type: ignore[no-any-return]
+    except AttributeError:
+        return request.environ  # type: ignore[no-any-return]
+
 
 #: The instance attributes behind WebOb's ``Response.status`` and
 #: ``Response.headerlist`` properties (read with :data:`plain_getattr`, no
@@ -56,28 +65,19 @@ RESPONSE_HEADERLIST = '_headerlist'
 
 
 def context_request() -> Any:
-    """The request Pecan is serving in this context, itself rather than
-    the ``pecan.request`` proxy, each of whose reads costs a failed lookup
-    and a thread-local one.  Pecan keeps it in ``pecan.core.state``
-    (replaced by ``Pecan.init_context_local``, so read at each call).
-
-    :raises AttributeError: no request is being served in this context.
-    """
+    """The request Pecan is serving in this context, not the
+    ``pecan.request`` proxy (whose reads cost a failed and a thread-local
+    lookup), from ``pecan.core.state`` (replaced by
+    ``Pecan.init_context_local``: read at each call); ``AttributeError``
+    outside a request."""
     return pecan.core.state.request
 
 
 def request_body(request: Any) -> bytes:
-    """``request.body``, without WebOb's property machinery once the body
-    was made seekable (Pecan reads JSON bodies while routing).
-
-    WebOb keeps a seekable body as an ``io.BytesIO`` in ``wsgi.input``,
-    from its start, ``CONTENT_LENGTH`` bytes long, and flags it with
-    ``webob.is_body_seekable``; anything else is read by WebOb itself.
-    """
-    try:  # without Pecan's wrapper of each attribute read
-        environ = plain_getattr(request, 'environ')
-    except AttributeError:  # the pecan.request proxy
-        environ = request.environ
+    """``request.body``, without WebOb's property once it made the body
+    seekable: an ``io.BytesIO`` in ``wsgi.input``, ``CONTENT_LENGTH`` bytes
+    from its start, flagged ``webob.is_body_seekable`` (else WebOb reads)."""
+    environ = request_environ(request)
     stream = environ.get('wsgi.input')
     length = environ.get('CONTENT_LENGTH')
     if (environ.get('webob.is_body_seekable') and type(stream) is io.BytesIO
@@ -281,9 +281,9 @@ def pecan_state(request: Any) -> dict[str, Any]:
     routing arguments, template override), read where WebOb keeps ad hoc
     attributes: the attribute costs Pecan's wrapper and a caught error."""
     try:
-        return plain_getattr(  # type: ignore[no-any-return]
-            request, 'environ')[ADHOC_ATTRS_KEY]['pecan']
-    except (AttributeError, KeyError, TypeError):  # a proxy, say
+        return request_environ(  # type: ignore[no-any-return]
+            request)[ADHOC_ATTRS_KEY]['pecan']
+    except (KeyError, TypeError):  # no state: as the attribute answers
         return request.pecan  # type: ignore[no-any-return]
 
 

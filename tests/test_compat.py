@@ -229,6 +229,23 @@ def test_pecan_state_is_request_pecan_read_or_written():
         compat.pecan_state(webob.Request.blank('/'))
 
 
+def test_request_environ_is_the_environ_through_any_handle():
+    seen = {}
+
+    class Root:
+        @pecan.expose('json')
+        def index(self):
+            environ = pecan.request.environ
+            own = compat.context_request()
+            seen['same'] = (compat.request_environ(pecan.request) is environ
+                            and compat.request_environ(own) is environ)
+            return {}
+
+    webtest.TestApp(pecan.make_app(Root())).get('/')
+    assert seen == {'same': True}
+    plain = webob.Request.blank('/')
+    assert compat.request_environ(plain) is plain.environ
+
 def test_fromjson_functions_are_what_fromjson_dispatches_to():
     import datetime
     import decimal

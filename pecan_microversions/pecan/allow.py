@@ -17,9 +17,10 @@ from pecan_microversions.compat import (
     function_definition,
     generic_handlers,
     is_wsme_function,
+    request_environ,
 )
 from pecan_microversions.core.version import Version
-from pecan_microversions.pecan.request import current_request, request_environ
+from pecan_microversions.pecan.request import current_request
 
 __all__ = ['allowed_methods', 'collection_methods', 'exists_at_version',
            'noted_route', 'note_route', 'parent_count', 'path_argument',
@@ -94,8 +95,8 @@ def note_route(request: Any, controller: pecan.rest.RestController,
     parents' identifiers (``o1`` of ``/owners/o1/parts/p1``) Pecan passes
     its methods first: it drops its own note of them once routing is
     done, before the call whose 405 lists what the URL answers."""
-    request_environ(request)[_ROUTE_KEY] = (controller, remainder,
-                                   routing_arguments(request))
+    request_environ(request)[_ROUTE_KEY] = (
+        controller, remainder, routing_arguments(request))
 
 
 def noted_route(controller: Any) -> Optional[list[str]]:

@@ -38,7 +38,7 @@ from xml.etree import ElementTree
 
 from wsme import types as wtypes
 
-from pecan_microversions.compat import request_body, wsme_dataholder
+from pecan_microversions.compat import request_body, request_environ, wsme_dataholder
 from pecan_microversions.core.checking import check_member
 from pecan_microversions.core.errors import RequestError, http_code
 from pecan_microversions.core.json_bodies import DECODER, read_json
@@ -51,7 +51,7 @@ from pecan_microversions.pecan.media import (
     media_format,
     media_type_of,
 )
-from pecan_microversions.pecan.request import named_method, request_environ
+from pecan_microversions.pecan.request import named_method
 from pecan_microversions.pecan.xml_bodies import check_xml
 from pecan_microversions.wsme.checking import (
     body_too_deep,

@@ -26,11 +26,14 @@ import wsme.runtime
 from wsme import types as wtypes
 from wsme.utils import is_valid_code
 
-from pecan_microversions.compat import dispatch_class, pecan_state
+from pecan_microversions.compat import (
+    dispatch_class,
+    pecan_state,
+    request_environ,
+)
 from pecan_microversions.pecan.arguments import path_conflict
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.media import may_have_body
-from pecan_microversions.pecan.request import request_environ
 from pecan_microversions.wsme.readers import reader
 
 __all__ = ['NOT_PARSED', 'call_method']

@@ -83,6 +83,8 @@ def _check_utf8(environ: Mapping[str, Any]) -> None:
     if not may_have_body(environ):
         return
     request = webob.Request(environ)
+    if not request.is_body_readable:
+        return  # WebOb reads none (a malformed Content-Length, say)
     request.make_body_seekable()  # the read WebOb's ``body`` starts with
     try:
         utf8_text(request_body(request))

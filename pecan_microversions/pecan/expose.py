@@ -33,6 +33,7 @@ from pecan_microversions.compat import (
     choose_json,
     context_response,
     function_definition,
+    request_environ,
 )
 from pecan_microversions.core.errors import RequestError
 from pecan_microversions.core.json_bodies import deeper_than
@@ -53,7 +54,6 @@ from pecan_microversions.pecan.request import (
     current_request,
     get_registry,
     get_version,
-    request_environ,
 )
 from pecan_microversions.pecan.subresources import routed_arguments
 from pecan_microversions.pecan.unfilled import missing_item, url_refusal

@@ -53,7 +53,7 @@ def may_have_body(environ: Mapping[str, Any]) -> bool:
 def media_type_of(environ: Mapping[str, Any]) -> str:
     """WebOb's ``request.content_type``, read from the environ: the
     ``Content-Type`` header up to its first ``;`` (``''`` for none)."""
-    return environ.get('CONTENT_TYPE', '').split(';', 1)[0]  # type: ignore
+    return environ.get('CONTENT_TYPE', '').split(';', 1)[0]  # type: ignore[no-any-return]
 
 
 def body_length(environ: Mapping[str, Any]) -> Optional[int]:

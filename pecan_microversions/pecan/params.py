@@ -36,6 +36,7 @@ from pecan_microversions.compat import (
     function_definition,
     is_wsme_function,
     request_body,
+    request_environ,
     route_once,
 )
 from pecan_microversions.core.contract import (
@@ -50,11 +51,7 @@ from pecan_microversions.pecan.arguments import path_conflict, root_name
 from pecan_microversions.pecan.errors import APIError
 from pecan_microversions.pecan.exposure import with_arguments_of
 from pecan_microversions.pecan.media import may_have_body, media_type_of
-from pecan_microversions.pecan.request import (
-    current_request,
-    get_version,
-    request_environ,
-)
+from pecan_microversions.pecan.request import current_request, get_version
 
 __all__ = ['ParamRules', 'QueryParam', 'declared_parameters',
            'declared_query_params', 'param', 'query_params']
@@ -336,7 +333,7 @@ def query_params(registry: VersionRegistry, owner: str, /,
             request = current_request()
             version = get_version(request)
             try:
-                if request_environ(request).get('QUERY_STRING'):  # else none to check
+                if request_environ(request).get('QUERY_STRING'):  # else none
                     rules.check(request.GET, known, version,
                                 wsme_keys=wsme_keys)
                 if signature is not None:  # what Pecan passes, any source

@@ -14,7 +14,7 @@ import pecan
 from pecan_microversions.compat import (
     ADHOC_ATTRS_KEY,
     context_request,
-    plain_getattr,
+    request_environ,
 )
 from pecan_microversions.core.negotiation import VersionLimits
 from pecan_microversions.core.registry import VersionRegistry
@@ -22,7 +22,7 @@ from pecan_microversions.core.version import Version
 
 __all__ = ['LEGACY_KEY', 'NEGOTIATION_ATTR', 'Negotiation', 'current_request',
            'get_limits', 'get_registry', 'get_version', 'named_method',
-           'negotiation_of', 'request_environ', 'request_line']
+           'negotiation_of', 'request_line']
 
 #: The ad hoc request attribute holding the request's :class:`Negotiation`.
 NEGOTIATION_ATTR = '_pecan_microversions'
@@ -48,15 +48,6 @@ def current_request(request: Optional[Any] = None) -> Any:
         return context_request()
     except AttributeError:  # outside a request: the proxy says so
         return pecan.request
-
-
-def request_environ(request: Any) -> dict[str, Any]:
-    """``request.environ``, read without Pecan's wrapper of every attribute
-    read (through the ``pecan.request`` proxy, by the proxy)."""
-    try:
-        return plain_getattr(request, 'environ')  # type: ignore[no-any-return]
-    except AttributeError:
-        return request.environ  # type: ignore[no-any-return]
 
 
 def _attrs(request: Optional[Any]) -> Mapping[str, Any]:

@@ -23,6 +23,7 @@ from pecan_microversions.compat import (
     is_wsme_function,
     lookup_controller,
     refusing_route,
+    request_environ,
 )
 from pecan_microversions.core.changes import RESOURCE
 from pecan_microversions.core.registry import VersionRegistry
@@ -33,11 +34,7 @@ from pecan_microversions.pecan.allow import (
     url_methods,
 )
 from pecan_microversions.pecan.errors import APIError
-from pecan_microversions.pecan.request import (
-    get_version,
-    request_environ,
-    request_line,
-)
+from pecan_microversions.pecan.request import get_version, request_line
 from pecan_microversions.pecan.unfilled import url_refusal
 
 __all__ = ['ResourceGate', 'ResourceRange', 'VersionedRestController',
@@ -113,7 +110,8 @@ def routed_arguments(request: Any) -> int:
     """How many of the arguments Pecan passes the method a
     :class:`VersionedRestController` routed the request to are its parents'
     identifiers, from the URL (``o1`` of ``/owners/o1/parts``)."""
-    return request_environ(request).get(_ROUTED_KEY, 0)  # type: ignore[no-any-return]
+    routed = request_environ(request).get(_ROUTED_KEY, 0)
+    return routed  # type: ignore[no-any-return]
 
 
 def _fills_body(handler: Any, given: int, request: Any) -> bool:

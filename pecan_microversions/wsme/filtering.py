@@ -20,11 +20,7 @@ from pecan_microversions.compat import plain_attribute, wsme_dataholder
 from pecan_microversions.core.errors import UnknownVersionError
 from pecan_microversions.core.version import Version
 from pecan_microversions.wsme.fields import VersionedAttr, binding_of
-from pecan_microversions.wsme.readers import (
-    plain_set,
-    set_statement,
-    stored_as_is,
-)
+from pecan_microversions.wsme.readers import set_statement, stored_as_is
 
 __all__ = ['CONTAINERS', 'drop_unavailable_nulls', 'fill_renames',
            'filter_response']
@@ -179,8 +175,9 @@ def _filler(cls: type) -> Callable[[Any], None]:
     namespace: dict[str, Any] = {'Unset': _Unset,
                                  'fill_renames': fill_renames}
     lines = ['def fill(obj):']
-    plain = [attributes[key] for group in groups for key in group
-             if _plain_read(cls, attributes[key])]
+    reads = {key: _plain_read(cls, attributes[key])
+             for group in groups for key in group}
+    plain = [attributes[key] for key, direct in reads.items() if direct]
     if plain:
         namespace['holder'] = functools.partial(wsme_dataholder, plain[0])
         lines.append('    h = holder(obj)')
@@ -190,9 +187,9 @@ def _filler(cls: type) -> Callable[[Any], None]:
         for key in group:
             namespace[f'k{index}'] = key
             namespace[f'a{index}'] = attributes[key].default
-            source = ('h' if _plain_read(cls, attributes[key]) else 'obj')
-            lines.append(f'    p{index} = getattr({source}, k{index}'
-                         f'{f", a{index}" if source == "h" else ""})')
+            lines.append(f'    p{index} = getattr(h, k{index}, a{index})'
+                         if reads[key]
+                         else f'    p{index} = getattr(obj, k{index})')
             index += 1
         lines.append('    v = ' + ' else '.join(
             f'p{i} if p{i} is not Unset' for i in range(first, index)
@@ -201,8 +198,8 @@ def _filler(cls: type) -> Callable[[Any], None]:
         for i, key in zip(range(first, index), group, strict=True):
             attr = attributes[key]
             lines.append(f'        if p{i} is Unset:')
-            test = (stored_as_is(cls, attr, i, namespace)
-                    if plain and plain_set(attr) else None)
+            # (stored_as_is tests for a plain set itself)
+            test = stored_as_is(cls, attr, i, namespace) if plain else None
             pad = '            '
             if test is not None:
                 lines += [pad + f'if {test}:',

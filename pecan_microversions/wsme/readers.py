@@ -94,7 +94,7 @@ def _build(datatype: Any, building: dict[Any, list[Reader]]) -> Reader:
     return _as_it_is
 
 
-def plain_set(attr: Any) -> bool:
+def _plain_set(attr: Any) -> bool:
     """Whether setting ``attr`` is ``wsattr.__set__`` (``VersionedAttr``'s
     adds nothing without a hidden default): it validates the value, then
     stores it in the data holder, and nothing else."""
@@ -106,17 +106,17 @@ def plain_set(attr: Any) -> bool:
 def _stored_directly(cls: type, attr: Any) -> bool:
     """Whether setting ``attr`` on a ``cls`` may be done in the data
     holder: a plain set, on a class with no ``__setattr__`` of its own."""
-    return cls.__setattr__ is object.__setattr__ and plain_set(attr)
+    return cls.__setattr__ is object.__setattr__ and _plain_set(attr)
 
 
 def stored_as_is(cls: type, attr: Any, index: int,
-                  namespace: dict[str, Any]) -> Optional[str]:
+                 namespace: dict[str, Any]) -> Optional[str]:
     """The test on a value ``v`` under which reading it and setting it on
     ``attr`` stores ``v`` itself in the data holder, or None if there is no
     such test: a ``str`` for a text attribute, one of the right length for
     a ``StringType`` with no pattern, one of the values for an ``Enum`` of
     text (their limits and values read when the value is: as WSME reads
-    them), for a plain set (:func:`plain_set`) on a class with no
+    them), for a plain set (:func:`_plain_set`) on a class with no
     ``__setattr__``, and a datatype ``fromjson`` was not extended for."""
     if not _stored_directly(cls, attr):
         return None
@@ -259,7 +259,7 @@ def _complex(cls: type, building: dict[Any, list[Reader]]) -> Reader:
                       pad + f'    {set_statement("obj", attr.key, i)}']
         else:
             lines.append(pad + set_statement('obj', attr.key, i))
-            if plain and not plain_set(attr):  # it may replace the holder
+            if plain and not _plain_set(attr):  # it may replace the holder
                 lines.append(pad + 'h = holder(obj)')
         if attr.mandatory:
             lines += ['    else:',

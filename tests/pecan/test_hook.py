@@ -22,8 +22,6 @@ from pecan_microversions import (
     get_limits,
     get_version,
 )
-from pecan_microversions.compat import context_request
-from pecan_microversions.pecan.request import request_environ
 from tests import example_app
 
 STANDARD = 'OpenStack-API-Version'
@@ -243,22 +241,6 @@ def test_get_version_outside_the_hook_raises():
         'checked': True}
 
 
-
-def test_request_environ_is_the_environ_through_any_handle():
-    seen = {}
-
-    class Root:
-        @pecan.expose('json')
-        def index(self):
-            environ = pecan.request.environ
-            seen['same'] = (request_environ(pecan.request) is environ
-                            and request_environ(context_request()) is environ)
-            return {}
-
-    webtest.TestApp(pecan.make_app(Root())).get('/')
-    assert seen == {'same': True}
-    plain = webob.Request.blank('/')
-    assert request_environ(plain) is plain.environ
 
 # --- legacy header ----------------------------------------------------------
 
